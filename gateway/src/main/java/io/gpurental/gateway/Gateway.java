@@ -1,0 +1,186 @@
+package io.gpurental.gateway;
+
+import io.gpurental.gateway.config.GatewayConfig;
+import io.gpurental.gateway.platform.ApiContract;
+import io.gpurental.gateway.platform.BuildInfo;
+import io.gpurental.gateway.platform.NodeHealth;
+import io.gpurental.gateway.platform.NodeMetrics;
+import io.gpurental.gateway.platform.PlatformApi;
+import io.gpurental.gateway.platform.Readiness;
+import io.gpurental.gateway.platform.cluster.HazelcastSetup;
+import io.gpurental.gateway.platform.db.DatabaseTarget;
+import io.gpurental.gateway.platform.db.EmbeddedDatabase;
+import io.gpurental.gateway.platform.db.Migrations;
+import io.gpurental.gateway.platform.db.NodeStarts;
+import io.gpurental.gateway.platform.http.HttpSetup;
+import io.gpurental.gateway.platform.http.HttpVerticle;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running gateway node. {@link #start} boots it in the documented order (PostgreSQL,
+ * migrations, cluster member, HTTP) without blocking the caller; {@link #stop} drains and shuts
+ * down in reverse.
+ */
+public final class Gateway {
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+  private final GatewayConfig config;
+  private final Optional<EmbeddedDatabase> embedded;
+  private final Vertx vertx;
+  private final HazelcastClusterManager cluster;
+  private final Pool pool;
+  private final Readiness readiness;
+  private final BuildInfo buildInfo;
+
+  private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
+      HazelcastClusterManager cluster, Pool pool, Readiness readiness, BuildInfo buildInfo) {
+    this.config = config;
+    this.embedded = embedded;
+    this.vertx = vertx;
+    this.cluster = cluster;
+    this.pool = pool;
+    this.readiness = readiness;
+    this.buildInfo = buildInfo;
+  }
+
+  /**
+   * Boots a node. Blocking steps (embedded PostgreSQL, Flyway) run on a boot thread; the chain is
+   * kept off Vert.x contexts so that a failed start can close Vert.x and still report the cause.
+   */
+  public static Future<Gateway> start(GatewayConfig config) {
+    CompletableFuture<Gateway> started = CompletableFuture.supplyAsync(() -> prepareDatabase(config))
+        .thenCompose(db -> startNode(config, db).whenCompleteAsync((gateway, failure) -> {
+          if (failure != null) {
+            db.embedded().ifPresent(EmbeddedDatabase::close);
+          }
+        }));
+    return Future.fromCompletionStage(started);
+  }
+
+  private record PreparedDatabase(Optional<EmbeddedDatabase> embedded, DatabaseTarget target, String schemaVersion) {}
+
+  private static PreparedDatabase prepareDatabase(GatewayConfig config) {
+    Optional<EmbeddedDatabase> embedded = config.db().embedded()
+        ? Optional.of(EmbeddedDatabase.start(config.db().embeddedDataDir(), config.db().embeddedPort()))
+        : Optional.empty();
+    DatabaseTarget target = embedded.map(db -> DatabaseTarget.embedded(db.port()))
+        .orElseGet(() -> DatabaseTarget.fromUrl(config.db().url().orElseThrow(), config.db()));
+    try {
+      return new PreparedDatabase(embedded, target, Migrations.migrate(target));
+    } catch (RuntimeException e) {
+      embedded.ifPresent(EmbeddedDatabase::close);
+      throw e;
+    }
+  }
+
+  private static CompletableFuture<Gateway> startNode(GatewayConfig config, PreparedDatabase db) {
+    HazelcastClusterManager cluster = HazelcastSetup.clusterManager(config.cluster());
+    PrometheusMeterRegistry metrics = NodeMetrics.registry();
+    VertxOptions options = new VertxOptions()
+        .setMetricsOptions(NodeMetrics.vertxOptions())
+        .setEventBusOptions(new EventBusOptions()
+            .setHost(config.cluster().host())
+            .setPort(config.cluster().eventBusPort()));
+    return Vertx.builder().with(options).withClusterManager(cluster)
+        .withMetrics(new MicrometerMetricsFactory(metrics)).buildClustered()
+        .toCompletionStage().toCompletableFuture()
+        .thenComposeAsync(vertx -> {
+          Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
+              new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()));
+          return gateway.deployHttp(metrics)
+              .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
+              .map(v -> gateway)
+              .toCompletionStage()
+              .exceptionallyComposeAsync(failure -> closeOffContext(vertx)
+                  .thenCompose(ignored -> CompletableFuture.<Gateway>failedFuture(failure)));
+        });
+  }
+
+  private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {
+    return PgBuilder.pool()
+        .with(new PoolOptions().setMaxSize(config.db().poolSize()).setName("gateway-db"))
+        .connectingTo(db.target().connectOptions())
+        .using(vertx)
+        .build();
+  }
+
+  /**
+   * Closes Vert.x from a plain thread: a close started on one of its own event loops would try to
+   * report completion on a loop that has just terminated.
+   */
+  private static CompletableFuture<Void> closeOffContext(Vertx vertx) {
+    return CompletableFuture.supplyAsync(vertx::close).thenCompose(Future::toCompletionStage);
+  }
+
+  private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
+    return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
+      HttpSetup setup = new HttpSetup(config.http(), contract,
+          List.of(new PlatformApi(buildInfo, contract)),
+          NodeHealth.liveness(vertx),
+          NodeHealth.readiness(vertx, pool, cluster, readiness),
+          metrics);
+      int instances = config.http().effectiveInstances();
+      return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
+          .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP instance(s)",
+              buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(), config.http().host(),
+              config.http().port(), instances))
+          .mapEmpty();
+    });
+  }
+
+  /**
+   * Stops the node: readiness goes false, HTTP servers stop accepting and finish in-flight
+   * requests (bounded by the drain timeout), then the pool, the cluster member and embedded
+   * PostgreSQL stop.
+   */
+  public Future<Void> stop() {
+    readiness.startDraining();
+    LOG.info("Draining: finishing in-flight requests (at most {} s)", config.http().drainTimeout().toSeconds());
+    List<Future<Void>> undeployments = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
+    CompletableFuture<Void> stopped = Future.join(undeployments)
+        .eventually(() -> pool.close())
+        .toCompletionStage().toCompletableFuture()
+        .handleAsync((ignored, failure) -> null)
+        .thenCompose(ignored -> closeOffContext(vertx))
+        .whenCompleteAsync((ignored, failure) -> {
+          embedded.ifPresent(EmbeddedDatabase::close);
+          LOG.info("Gateway stopped");
+        });
+    return Future.fromCompletionStage(stopped);
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public Pool pool() {
+    return pool;
+  }
+
+  public HazelcastClusterManager cluster() {
+    return cluster;
+  }
+
+  public BuildInfo buildInfo() {
+    return buildInfo;
+  }
+
+  public GatewayConfig config() {
+    return config;
+  }
+}

@@ -1,0 +1,57 @@
+package io.gpurental.gateway;
+
+import io.gpurental.gateway.config.ConfigException;
+import io.gpurental.gateway.config.ConfigLoader;
+import io.gpurental.gateway.config.GatewayConfig;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+/** Boots one gateway node from {@code conf/gateway.yaml}, {@code --config FILE} and the environment. */
+public final class Main {
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  /** Time for the cluster member and PostgreSQL to stop after HTTP has drained. */
+  private static final Duration STOP_MARGIN = Duration.ofSeconds(30);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+    System.setProperty("hazelcast.logging.type", "slf4j");
+
+    GatewayConfig config;
+    try {
+      config = ConfigLoader.load(Arrays.asList(args), System.getenv());
+    } catch (ConfigException e) {
+      System.err.println("Configuration error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+
+    long started = System.nanoTime();
+    Gateway gateway;
+    try {
+      gateway = Gateway.start(config).await();
+    } catch (Exception e) {
+      LOG.error("The gateway could not start: {}", e.getMessage(), e);
+      System.exit(1);
+      return;
+    }
+    LOG.info("Ready in {} ms: open {}", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        config.http().publicUrl());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(gateway), "gateway-shutdown"));
+  }
+
+  private static void stop(Gateway gateway) {
+    Duration bound = gateway.config().http().drainTimeout().plus(STOP_MARGIN);
+    try {
+      gateway.stop().toCompletionStage().toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.error("Shutdown did not finish cleanly within {} s", bound.toSeconds(), e);
+    }
+  }
+}

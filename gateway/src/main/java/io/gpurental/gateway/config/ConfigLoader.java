@@ -1,0 +1,167 @@
+package io.gpurental.gateway.config;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Loads the configuration: the packaged {@code conf/gateway.yaml} (every setting with its
+ * default), then an optional {@code --config FILE}, then {@code GATEWAY_*} environment
+ * variables, and maps the result to {@link GatewayConfig}.
+ */
+public final class ConfigLoader {
+  static final String DEFAULTS_RESOURCE = "conf/gateway.yaml";
+  private static final String ENV_PREFIX = "GATEWAY_";
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private ConfigLoader() {}
+
+  /** Loads from command-line arguments and an environment (normally {@code System.getenv()}). */
+  public static GatewayConfig load(List<String> args, Map<String, String> env) {
+    Map<String, Object> values = flatten(readDefaults());
+    Optional<Path> file = configFileArgument(args);
+    file.ifPresent(path -> overlayFile(values, path));
+    overlayEnvironment(values, env);
+    return map(new Settings(values));
+  }
+
+  /** The environment variable that overrides a setting, e.g. http.port -> GATEWAY_HTTP_PORT. */
+  public static String environmentVariable(String path) {
+    return ENV_PREFIX + path.toUpperCase(Locale.ROOT).replace('.', '_');
+  }
+
+  private static Optional<Path> configFileArgument(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (arg.equals("--config")) {
+        if (i + 1 >= args.size()) {
+          throw new ConfigException("--config needs a file path");
+        }
+        return Optional.of(Path.of(args.get(i + 1)));
+      }
+      if (arg.startsWith("--config=")) {
+        return Optional.of(Path.of(arg.substring("--config=".length())));
+      }
+      throw new ConfigException("unknown argument '" + arg + "' (the only option is --config FILE)");
+    }
+    return Optional.empty();
+  }
+
+  private static Map<String, Object> readDefaults() {
+    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(DEFAULTS_RESOURCE + " is missing from the classpath");
+      }
+      return readTree(in.readAllBytes(), DEFAULTS_RESOURCE);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + DEFAULTS_RESOURCE, e);
+    }
+  }
+
+  private static void overlayFile(Map<String, Object> values, Path path) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new ConfigException("--config: cannot read " + path + " (" + e.getMessage() + ")");
+    }
+    flatten(readTree(bytes, path.toString())).forEach((key, value) -> {
+      if (!values.containsKey(key)) {
+        throw new ConfigException(key, "unknown setting in " + path);
+      }
+      values.put(key, value);
+    });
+  }
+
+  private static void overlayEnvironment(Map<String, Object> values, Map<String, String> env) {
+    for (String key : values.keySet()) {
+      String override = env.get(environmentVariable(key));
+      if (override != null) {
+        values.put(key, override);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> readTree(byte[] yaml, String source) {
+    try {
+      Object tree = YAML.readValue(yaml, Object.class);
+      if (tree == null) {
+        return Map.of();
+      }
+      if (!(tree instanceof Map)) {
+        throw new ConfigException(source + ": expected a YAML mapping at the top level");
+      }
+      return (Map<String, Object>) tree;
+    } catch (JacksonException e) {
+      throw new ConfigException(source + ": not valid YAML (" + e.getOriginalMessage() + ")");
+    } catch (IOException e) {
+      throw new ConfigException(source + ": cannot be read (" + e.getMessage() + ")");
+    }
+  }
+
+  private static Map<String, Object> flatten(Map<String, Object> tree) {
+    Map<String, Object> flat = new LinkedHashMap<>();
+    flattenInto("", tree, flat);
+    return flat;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void flattenInto(String prefix, Map<String, Object> tree, Map<String, Object> flat) {
+    tree.forEach((key, value) -> {
+      String path = prefix + key;
+      if (value instanceof Map<?, ?> nested) {
+        flattenInto(path + ".", (Map<String, Object>) nested, flat);
+      } else {
+        flat.put(path, value);
+      }
+    });
+  }
+
+  private static GatewayConfig map(Settings s) {
+    return new GatewayConfig(s.oneOf("mode", Mode.class), http(s), db(s), cluster(s));
+  }
+
+  private static HttpConfig http(Settings s) {
+    return new HttpConfig(
+        s.nonBlank("http.host"),
+        s.port("http.port"),
+        s.intBetween("http.instances", 0, 256),
+        s.intBetween("http.body_limit_bytes", 1024, 64 * 1024 * 1024),
+        s.url("http.public_url", "http", "https"),
+        Duration.ofSeconds(s.intBetween("http.drain_timeout_seconds", 0, 600)));
+  }
+
+  private static DbConfig db(Settings s) {
+    Optional<java.net.URI> url = s.string("db.url").isEmpty()
+        ? Optional.empty()
+        : Optional.of(s.url("db.url", "postgresql", "postgres"));
+    return new DbConfig(
+        url,
+        s.nonBlank("db.user"),
+        s.string("db.password"),
+        s.intBetween("db.pool_size", 1, 1000),
+        Path.of(s.nonBlank("db.embedded.data_dir")),
+        s.port("db.embedded.port"));
+  }
+
+  private static ClusterConfig cluster(Settings s) {
+    return new ClusterConfig(
+        s.nonBlank("cluster.name"),
+        s.nonBlank("cluster.host"),
+        s.port("cluster.port"),
+        s.intBetween("cluster.port_count", 1, 1000),
+        s.intBetween("cluster.event_bus_port", 0, 65535),
+        s.list("cluster.members"));
+  }
+}

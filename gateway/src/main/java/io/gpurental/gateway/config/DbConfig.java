@@ -1,0 +1,14 @@
+package io.gpurental.gateway.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** PostgreSQL: a server URL, or (when absent) the embedded server's data directory and port. */
+public record DbConfig(
+    Optional<URI> url, String user, String password, int poolSize, Path embeddedDataDir, int embeddedPort) {
+
+  public boolean embedded() {
+    return url.isEmpty();
+  }
+}

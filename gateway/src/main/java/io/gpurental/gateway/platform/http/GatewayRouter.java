@@ -1,0 +1,56 @@
+package io.gpurental.gateway.platform.http;
+
+import io.gpurental.gateway.platform.ApiContract;
+import io.gpurental.gateway.platform.ApiFeature;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.healthchecks.HealthCheckHandler;
+import io.vertx.ext.web.openapi.router.OpenAPIRoute;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.micrometer.PrometheusScrapingHandler;
+
+/** Builds a node's HTTP router: edge handlers, health, metrics, the validated API, the web UI. */
+final class GatewayRouter {
+  private GatewayRouter() {}
+
+  static Router create(Vertx vertx, HttpSetup setup) {
+    int bodyLimit = setup.http().bodyLimitBytes();
+    ProblemHandler problems = new ProblemHandler(bodyLimit);
+    Router router = Router.router(vertx);
+    router.route().handler(new RequestIds()).handler(new SecurityHeaders(setup.http().behindTls()));
+    router.route().handler(BodyHandler.create(false).setBodyLimit(bodyLimit));
+
+    router.get("/health/live").handler(HealthCheckHandler.createWithHealthChecks(setup.liveness()));
+    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(setup.readiness()));
+    router.get("/metrics").handler(PrometheusScrapingHandler.create(setup.metrics()));
+
+    router.route(ApiContract.BASE_PATH + "/*").subRouter(apiRouter(vertx, setup));
+    WebUi.mount(router);
+
+    router.route().failureHandler(problems);
+    router.errorHandler(404, problems);
+    router.errorHandler(405, problems);
+    router.errorHandler(500, problems);
+    return router;
+  }
+
+  private static Router apiRouter(Vertx vertx, HttpSetup setup) {
+    RouterBuilder builder = RouterBuilder.create(vertx, setup.contract().contract())
+        .rootHandler(ctx -> {
+          ctx.response().putHeader("Cache-Control", "no-store");
+          ctx.next();
+        })
+        .rootHandler(new JsonBodyGuard());
+    for (ApiFeature feature : setup.features()) {
+      feature.bind(builder);
+    }
+    for (OpenAPIRoute route : builder.getRoutes()) {
+      if (route.getHandlers().isEmpty()) {
+        throw new IllegalStateException("openapi.yaml operation '" + route.getOperation().getOperationId()
+            + "' has no handler");
+      }
+    }
+    return builder.createRouter();
+  }
+}

@@ -1,0 +1,48 @@
+package io.gpurental.gateway.platform.http;
+
+import io.gpurental.gateway.platform.errors.Problem;
+import io.gpurental.gateway.platform.errors.Problems;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one error path: renders every failure and every unmatched route as problem+json, logs
+ * server errors once with their cause and request id, and never puts a stack trace in a body.
+ */
+public final class ProblemHandler implements Handler<RoutingContext> {
+  private static final Logger LOG = LoggerFactory.getLogger(ProblemHandler.class);
+  private final long bodyLimit;
+
+  public ProblemHandler(long bodyLimit) {
+    this.bodyLimit = bodyLimit;
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    String requestId = RequestIds.of(ctx);
+    Problem problem = Problems.of(ctx.failure(), ctx.statusCode(), ctx.request().method(),
+        ctx.request().path(), bodyLimit);
+    if (problem.status() >= 500) {
+      LOG.error("{} {} failed [request {}]", ctx.request().method(), ctx.request().path(), requestId,
+          ctx.failure());
+    }
+    HttpServerResponse response = ctx.response();
+    if (response.headWritten()) {
+      // too late for a problem body: end what was started so the client is not left waiting
+      if (!response.ended()) {
+        response.reset();
+      }
+      return;
+    }
+    if (problem.status() == 413) {
+      response.putHeader("Connection", "close");
+    }
+    response.setStatusCode(problem.status())
+        .putHeader("Content-Type", Problem.MEDIA_TYPE)
+        .putHeader("Cache-Control", "no-store")
+        .end(problem.toJson(ctx.request().path(), requestId).encode());
+  }
+}

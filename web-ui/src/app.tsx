@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { getVersion, type VersionInfo } from './api';
+import { Home } from './pages/Home';
+import { NotFound } from './pages/NotFound';
+import { Placeholder } from './pages/Placeholder';
+import { Link, usePath } from './router';
+import { NAV_ITEMS, SITE_NAME } from './routes';
+
+function isCurrent(itemPath: string, path: string): boolean {
+  return path === itemPath || path.startsWith(`${itemPath}/`);
+}
+
+function Page({ path }: { path: string }) {
+  if (path === '/') {
+    return <Home />;
+  }
+  const item = NAV_ITEMS.find((candidate) => candidate.path === path);
+  if (item) {
+    return <Placeholder title={item.label} summary={item.summary} />;
+  }
+  return <NotFound />;
+}
+
+function pageTitle(path: string): string {
+  if (path === '/') {
+    return SITE_NAME;
+  }
+  const item = NAV_ITEMS.find((candidate) => candidate.path === path);
+  return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;
+}
+
+/** Loads /api/v1/version once; stays null if the API is unreachable. */
+function useVersion(): VersionInfo | null {
+  const [version, setVersion] = useState<VersionInfo | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    getVersion(controller.signal)
+      .then((info) => {
+        if (info && typeof info === 'object') {
+          setVersion(info);
+        }
+      })
+      .catch(() => {
+        // The version is optional decoration: without it the app still works.
+      });
+    return () => controller.abort();
+  }, []);
+  return version;
+}
+
+function SandboxBanner() {
+  return (
+    <div id="sandbox-banner" class="sandbox-banner" role="status">
+      <p>
+        <strong>Sandbox mode</strong> — payments and sign-in use offline test stand-ins; no real money moves.
+      </p>
+    </div>
+  );
+}
+
+function SignIn() {
+  return (
+    <div class="sign-in" role="group" aria-labelledby="sign-in-label">
+      <span id="sign-in-label" class="sign-in__label">Sign in</span>
+      <a class="button" href="/auth/github">
+        <span class="visually-hidden">Sign in with </span>GitHub
+      </a>
+      <a class="button" href="/auth/google">
+        <span class="visually-hidden">Sign in with </span>Google
+      </a>
+    </div>
+  );
+}
+
+export function App() {
+  const path = usePath();
+  const version = useVersion();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    document.title = pageTitle(path);
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    // After a client-side navigation, move focus to the new page's heading so
+    // keyboard and screen-reader users land on the new content.
+    window.scrollTo(0, 0);
+    const heading = mainRef.current?.querySelector<HTMLElement>('h1');
+    const target = heading ?? mainRef.current;
+    if (target) {
+      if (!target.hasAttribute('tabindex')) {
+        target.setAttribute('tabindex', '-1');
+      }
+      target.focus();
+    }
+  }, [path]);
+
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to main content
+      </a>
+      {version?.mode === 'sandbox' && <SandboxBanner />}
+      <header class="site-header">
+        <div class="container site-header__inner">
+          <Link href="/" class="site-title" aria-current={path === '/' ? 'page' : undefined}>
+            {SITE_NAME}
+          </Link>
+          <nav aria-label="Main" class="main-nav">
+            <ul>
+              {NAV_ITEMS.map((item) => (
+                <li key={item.path}>
+                  <Link href={item.path} aria-current={isCurrent(item.path, path) ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <SignIn />
+        </div>
+      </header>
+      <main id="main" class="container site-main" tabIndex={-1} ref={mainRef}>
+        <Page path={path} />
+      </main>
+      <footer id="site-footer" class="site-footer">
+        <div class="container site-footer__inner">
+          <ul class="footer-links">
+            <li>
+              <a href="/docs">API docs</a>
+            </li>
+            <li>
+              <a href="/api/v1/openapi.yaml">OpenAPI spec</a>
+            </li>
+          </ul>
+          {version && (
+            <p id="build-version" class="build-version">
+              Version {version.version} · API schema {version.schema_version}
+            </p>
+          )}
+        </div>
+      </footer>
+    </>
+  );
+}

@@ -20,6 +20,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.ext.healthchecks.CheckResult;
+import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
@@ -46,6 +48,7 @@ public final class Gateway {
   private final Pool pool;
   private final Readiness readiness;
   private final BuildInfo buildInfo;
+  private final HealthChecks readinessChecks;
 
   private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
       HazelcastClusterManager cluster, Pool pool, Readiness readiness, BuildInfo buildInfo) {
@@ -56,6 +59,7 @@ public final class Gateway {
     this.pool = pool;
     this.readiness = readiness;
     this.buildInfo = buildInfo;
+    this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
   }
 
   /**
@@ -100,6 +104,7 @@ public final class Gateway {
         .withMetrics(new MicrometerMetricsFactory(metrics)).buildClustered()
         .toCompletionStage().toCompletableFuture()
         .thenComposeAsync(vertx -> {
+          NodeMetrics.bindJvmMetrics(metrics);
           Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
               new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()));
           return gateway.deployHttp(metrics)
@@ -132,7 +137,7 @@ public final class Gateway {
       HttpSetup setup = new HttpSetup(config.http(), contract,
           List.of(new PlatformApi(buildInfo, contract)),
           NodeHealth.liveness(vertx),
-          NodeHealth.readiness(vertx, pool, cluster, readiness),
+          readinessChecks,
           metrics);
       int instances = config.http().effectiveInstances();
       return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
@@ -162,6 +167,11 @@ public final class Gateway {
           LOG.info("Gateway stopped");
         });
     return Future.fromCompletionStage(stopped);
+  }
+
+  /** Whether this node passes its readiness checks (what {@code /health/ready} reports). */
+  public Future<Boolean> ready() {
+    return readinessChecks.checkStatus().map(CheckResult::isUp);
   }
 
   public Vertx vertx() {

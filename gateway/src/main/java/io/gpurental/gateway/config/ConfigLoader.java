@@ -162,6 +162,23 @@ public final class ConfigLoader {
         s.port("cluster.port"),
         s.intBetween("cluster.port_count", 1, 1000),
         s.intBetween("cluster.event_bus_port", 0, 65535),
-        s.list("cluster.members"));
+        members(s.list("cluster.members")));
+  }
+
+  /** Each member is a host or host:port; a bad entry would otherwise fail deep inside Hazelcast. */
+  private static List<String> members(List<String> members) {
+    for (String member : members) {
+      int colon = member.lastIndexOf(':');
+      if (colon >= 0) {
+        String port = member.substring(colon + 1);
+        if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+          throw new ConfigException("cluster.members", "'" + member + "' must be host or host:port with a port 1-65535");
+        }
+      }
+      if (colon == 0 || member.contains(" ")) {
+        throw new ConfigException("cluster.members", "'" + member + "' must be host or host:port");
+      }
+    }
+    return members;
   }
 }

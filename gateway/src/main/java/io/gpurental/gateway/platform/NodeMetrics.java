@@ -21,14 +21,17 @@ public final class NodeMetrics {
   private NodeMetrics() {}
 
   public static PrometheusMeterRegistry registry() {
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  }
+
+  /** Adds JVM meters; call after Vert.x has installed its meter filters on the registry. */
+  public static void bindJvmMetrics(PrometheusMeterRegistry registry) {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
-    return registry;
   }
 
   public static MicrometerMetricsOptions vertxOptions() {

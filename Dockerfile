@@ -1,0 +1,32 @@
+# Multi-stage build of the gateway's shaded jar (web UI included) and a slim runtime image.
+
+# Build: the same toolchain as the project's reference machine (Debian 12: Java 17, Maven 3.8,
+# Node 20 from the node image).
+FROM node:20-bookworm AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openjdk-17-jdk-headless maven \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+RUN mvn -B -DskipTests package
+
+# Run: a JRE, a non-root user, the jar. Embedded PostgreSQL keeps its data in /app/data
+# (mount a volume there), or set GATEWAY_DB_URL to use a PostgreSQL server.
+FROM eclipse-temurin:17-jre
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --create-home --home-dir /app gateway \
+ && mkdir -p /app/data \
+ && chown -R gateway:gateway /app
+WORKDIR /app
+COPY --from=build /src/gateway/target/gpu-rental-gateway.jar /app/gpu-rental-gateway.jar
+USER gateway
+ENV GATEWAY_HTTP_HOST=0.0.0.0 \
+    GATEWAY_DB_EMBEDDED_DATA_DIR=/app/data/postgres
+VOLUME ["/app/data"]
+EXPOSE 8080 5701
+HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
+  CMD curl -fsS http://127.0.0.1:8080/health/ready || exit 1
+# exec form: SIGTERM reaches the JVM, which drains and stops cleanly
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/gpu-rental-gateway.jar"]

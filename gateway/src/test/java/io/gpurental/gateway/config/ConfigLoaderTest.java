@@ -1,0 +1,107 @@
+package io.gpurental.gateway.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void defaultsStartASandboxNodeAloneOnLoopbackWithEmbeddedPostgres() {
+    GatewayConfig config = ConfigLoader.load(List.of(), Map.of());
+    assertEquals(Mode.SANDBOX, config.mode());
+    assertEquals(8080, config.http().port());
+    assertEquals("127.0.0.1", config.http().host());
+    assertEquals(65536, config.http().bodyLimitBytes());
+    assertTrue(config.db().embedded());
+    assertEquals(Path.of("./data/postgres"), config.db().embeddedDataDir());
+    assertEquals(List.of(), config.cluster().members());
+    assertEquals(Duration.ofSeconds(20), config.http().drainTimeout());
+  }
+
+  @Test
+  void environmentOverridesEverySetting() {
+    GatewayConfig config = ConfigLoader.load(List.of(), Map.of(
+        "GATEWAY_HTTP_PORT", "9090",
+        "GATEWAY_DB_URL", "postgresql://app:secret@db.internal:6543/rentals",
+        "GATEWAY_DB_POOL_SIZE", "32",
+        "GATEWAY_CLUSTER_MEMBERS", "10.0.0.1:5701, 10.0.0.2",
+        "GATEWAY_MODE", "production"));
+    assertEquals(9090, config.http().port());
+    assertEquals(Mode.PRODUCTION, config.mode());
+    assertEquals(32, config.db().poolSize());
+    assertEquals("db.internal", config.db().url().orElseThrow().getHost());
+    assertEquals(List.of("10.0.0.1:5701", "10.0.0.2"), config.cluster().members());
+  }
+
+  @Test
+  void configFileOverridesDefaultsAndEnvironmentOverridesTheFile() throws IOException {
+    Path file = dir.resolve("gateway.yaml");
+    Files.writeString(file, "http:\n  port: 7070\n  body_limit_bytes: 2048\ncluster:\n  members: [a.example, b.example]\n");
+    GatewayConfig config = ConfigLoader.load(List.of("--config", file.toString()), Map.of("GATEWAY_HTTP_PORT", "7071"));
+    assertEquals(7071, config.http().port());
+    assertEquals(2048, config.http().bodyLimitBytes());
+    assertEquals(List.of("a.example", "b.example"), config.cluster().members());
+  }
+
+  @Test
+  void badPortNamesTheSetting() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_PORT", "99999")));
+    assertEquals("http.port: must be between 1 and 65535 (got 99999)", e.getMessage());
+    ConfigException notNumber = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_DB_EMBEDDED_PORT", "abc")));
+    assertTrue(notNumber.getMessage().startsWith("db.embedded.port: must be a whole number"), notNumber.getMessage());
+  }
+
+  @Test
+  void unknownModeNamesTheSettingAndTheChoices() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_MODE", "staging")));
+    assertEquals("mode: must be one of sandbox, production (got 'staging')", e.getMessage());
+  }
+
+  @Test
+  void malformedDatabaseUrlNamesTheSetting() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_DB_URL", "mysql://db/x")));
+    assertTrue(e.getMessage().startsWith("db.url: must be a URL like postgresql://"), e.getMessage());
+    ConfigException unparsable = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_PUBLIC_URL", "http://bad host")));
+    assertTrue(unparsable.getMessage().startsWith("http.public_url: is not a valid URL"), unparsable.getMessage());
+  }
+
+  @Test
+  void malformedClusterMemberNamesTheSetting() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_CLUSTER_MEMBERS", "10.0.0.1:70000")));
+    assertTrue(e.getMessage().startsWith("cluster.members:"), e.getMessage());
+  }
+
+  @Test
+  void typoInConfigFileNamesTheUnknownSetting() throws IOException {
+    Path file = dir.resolve("typo.yaml");
+    Files.writeString(file, "http:\n  prot: 80\n");
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of("--config", file.toString()), Map.of()));
+    assertEquals("http.prot: unknown setting in " + file, e.getMessage());
+  }
+
+  @Test
+  void unknownArgumentIsRefused() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of("--port", "80"), Map.of()));
+    assertTrue(e.getMessage().contains("--port"), e.getMessage());
+  }
+}

@@ -1,0 +1,50 @@
+package io.gpurental.gateway.testing;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One embedded PostgreSQL per test JVM, shared by every test class; each class gets a fresh
+ * database of its own, so tests never see each other's rows.
+ */
+public final class TestDatabase {
+  private static final AtomicInteger COUNTER = new AtomicInteger();
+  private static EmbeddedPostgres server;
+
+  private TestDatabase() {}
+
+  /** A new, empty database and its {@code db.url}. */
+  public static synchronized String newDatabaseUrl() {
+    String name = "test_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
+    try (Connection connection = server().getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create test database " + name, e);
+    }
+    return "postgresql://postgres@127.0.0.1:" + server().getPort() + "/" + name;
+  }
+
+  private static synchronized EmbeddedPostgres server() {
+    if (server == null) {
+      try {
+        server = EmbeddedPostgres.builder().start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start the shared test PostgreSQL", e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          server.close();
+        } catch (IOException ignored) {
+          // the JVM is exiting; the temporary data directory goes with it
+        }
+      }));
+    }
+    return server;
+  }
+}

@@ -1,0 +1,96 @@
+package io.gpurental.gateway.testing;
+
+import io.gpurental.gateway.Gateway;
+import io.gpurental.gateway.config.ConfigLoader;
+import io.gpurental.gateway.config.GatewayConfig;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real gateway node started in-process for a test: random ports, its own cluster name, and
+ * (unless told otherwise) a fresh database on the shared test PostgreSQL.
+ */
+public final class TestGateway implements AutoCloseable {
+  public static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final Gateway gateway;
+  private final String baseUrl;
+
+  private TestGateway(Gateway gateway) {
+    this.gateway = gateway;
+    this.baseUrl = "http://127.0.0.1:" + gateway.config().http().port();
+  }
+
+  /** Settings (as GATEWAY_* variables) for a node of its own on fresh ports and a fresh database. */
+  public static Map<String, String> settings() {
+    int httpPort = FreePorts.next();
+    Map<String, String> env = new HashMap<>();
+    env.put("GATEWAY_HTTP_PORT", Integer.toString(httpPort));
+    env.put("GATEWAY_HTTP_PUBLIC_URL", "http://127.0.0.1:" + httpPort);
+    env.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "10");
+    env.put("GATEWAY_DB_URL", TestDatabase.newDatabaseUrl());
+    env.put("GATEWAY_DB_POOL_SIZE", "4");
+    env.put("GATEWAY_CLUSTER_NAME", "test-" + UUID.randomUUID());
+    env.put("GATEWAY_CLUSTER_PORT", Integer.toString(FreePorts.next()));
+    env.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
+    return env;
+  }
+
+  public static TestGateway start() {
+    return start(settings());
+  }
+
+  public static TestGateway start(Map<String, String> settings) {
+    GatewayConfig config = ConfigLoader.load(List.of(), settings);
+    return new TestGateway(await(Gateway.start(config)));
+  }
+
+  public static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("did not complete: " + e.getMessage(), e);
+    }
+  }
+
+  public Gateway gateway() {
+    return gateway;
+  }
+
+  public String url(String path) {
+    return baseUrl + path;
+  }
+
+  public HttpResponse<String> get(String path) {
+    return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
+  }
+
+  public HttpResponse<String> send(HttpRequest.Builder request) {
+    try {
+      return HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (Exception e) {
+      throw new IllegalStateException("request failed: " + e.getMessage(), e);
+    }
+  }
+
+  public RowSet<Row> sql(String query) {
+    return await(gateway.pool().query(query).execute());
+  }
+
+  @Override
+  public void close() {
+    await(gateway.stop());
+  }
+}

@@ -6,6 +6,7 @@ import com.hazelcast.config.NetworkConfig;
 import io.gpurental.gateway.config.ClusterConfig;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.List;
 
 /**
  * Builds the Hazelcast member every gateway node runs: TCP-IP join with the configured members
@@ -32,7 +33,7 @@ public final class HazelcastSetup {
     NetworkConfig network = config.getNetworkConfig();
     network.setPort(cluster.port()).setPortCount(cluster.portCount()).setPortAutoIncrement(cluster.portCount() > 1);
     network.setPublicAddress(null);
-    network.getInterfaces().setEnabled(true).setInterfaces(java.util.List.of(cluster.host()));
+    network.getInterfaces().setEnabled(true).setInterfaces(List.of(cluster.host()));
     config.setProperty("hazelcast.local.localAddress", cluster.host());
     config.setProperty("hazelcast.socket.bind.any", "false");
 
@@ -45,7 +46,11 @@ public final class HazelcastSetup {
     return config;
   }
 
-  private static java.util.List<String> members(ClusterConfig cluster) {
-    return cluster.members().isEmpty() ? java.util.List.of(cluster.host()) : cluster.members();
+  /**
+   * Alone, the node lists only its own address: listing just the host would make Hazelcast probe
+   * every port of the port range for peers before it settles (seconds at each start).
+   */
+  private static List<String> members(ClusterConfig cluster) {
+    return cluster.members().isEmpty() ? List.of(cluster.host() + ":" + cluster.port()) : cluster.members();
   }
 }

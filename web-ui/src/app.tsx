@@ -1,18 +1,28 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getVersion, type VersionInfo } from './api';
+import { signInPageHref, safeReturnTo } from './auth';
+import { AccountPage } from './pages/Account';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { Placeholder } from './pages/Placeholder';
+import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';
 import { NAV_ITEMS, SITE_NAME } from './routes';
+import { useSession } from './session';
 
 function isCurrent(itemPath: string, path: string): boolean {
   return path === itemPath || path.startsWith(`${itemPath}/`);
 }
 
-function Page({ path }: { path: string }) {
+function Page({ path, version }: { path: string; version: VersionInfo | null }) {
   if (path === '/') {
     return <Home />;
+  }
+  if (path === '/signin') {
+    return <SignInPage version={version} />;
+  }
+  if (path === '/account') {
+    return <AccountPage />;
   }
   const item = NAV_ITEMS.find((candidate) => candidate.path === path);
   if (item) {
@@ -24,6 +34,9 @@ function Page({ path }: { path: string }) {
 function pageTitle(path: string): string {
   if (path === '/') {
     return SITE_NAME;
+  }
+  if (path === '/signin') {
+    return `Sign in — ${SITE_NAME}`;
   }
   const item = NAV_ITEMS.find((candidate) => candidate.path === path);
   return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;
@@ -58,16 +71,69 @@ function SandboxBanner() {
   );
 }
 
-function SignIn() {
+/** Header account area: the signed-in name and "Sign out", or one "Sign in" link. */
+function SessionControls({ path }: { path: string }) {
+  const { me, loading, signOut } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (loading && !me) {
+    // Keep the space quiet until we know; avoids flashing "Sign in".
+    return <div class="session" aria-hidden="true" />;
+  }
+
+  if (me) {
+    const onSignOut = async () => {
+      if (busy) {
+        return;
+      }
+      setBusy(true);
+      setError(null);
+      try {
+        await signOut();
+      } catch (caught) {
+        setError(caught instanceof Error ? caught.message : 'Please try again.');
+        setBusy(false);
+      }
+    };
+    return (
+      <div class="session">
+        <Link id="account-name" class="session__name" href="/account" title="Your account">
+          {me.display_name}
+        </Link>
+        <button
+          id="signout"
+          type="button"
+          class="button"
+          aria-disabled={busy ? 'true' : undefined}
+          onClick={() => void onSignOut()}
+        >
+          Sign out
+        </button>
+        {error && (
+          <p id="signout-error" class="session__error" role="alert">
+            Sign-out failed: {error}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  // On the sign-in page itself, keep its return_to instead of pointing at /signin.
+  const returnTo =
+    path === '/signin'
+      ? safeReturnTo(new URLSearchParams(window.location.search).get('return_to'))
+      : `${window.location.pathname}${window.location.search}`;
   return (
-    <div class="sign-in" role="group" aria-labelledby="sign-in-label">
-      <span id="sign-in-label" class="sign-in__label">Sign in</span>
-      <a class="button" href="/auth/github">
-        <span class="visually-hidden">Sign in with </span>GitHub
-      </a>
-      <a class="button" href="/auth/google">
-        <span class="visually-hidden">Sign in with </span>Google
-      </a>
+    <div class="session">
+      <Link
+        id="signin-link"
+        class="button"
+        href={signInPageHref(returnTo)}
+        aria-current={path === '/signin' ? 'page' : undefined}
+      >
+        Sign in
+      </Link>
     </div>
   );
 }
@@ -119,11 +185,11 @@ export function App() {
               ))}
             </ul>
           </nav>
-          <SignIn />
+          <SessionControls path={path} />
         </div>
       </header>
       <main id="main" class="container site-main" tabIndex={-1} ref={mainRef}>
-        <Page path={path} />
+        <Page path={path} version={version} />
       </main>
       <footer id="site-footer" class="site-footer">
         <div class="container site-footer__inner">

@@ -1,6 +1,11 @@
 package io.gpurental.gateway;
 
+import io.gpurental.gateway.auth.AuthFeature;
 import io.gpurental.gateway.config.GatewayConfig;
+import io.gpurental.gateway.config.Mode;
+import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.gpurental.gateway.sandbox.identity.SandboxIdentityProviders;
 import io.gpurental.gateway.platform.ApiContract;
 import io.gpurental.gateway.platform.BuildInfo;
 import io.gpurental.gateway.platform.NodeHealth;
@@ -27,6 +32,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -134,8 +140,7 @@ public final class Gateway {
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
     return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
-      HttpSetup setup = new HttpSetup(config.http(), contract,
-          List.of(new PlatformApi(buildInfo, contract)),
+      HttpSetup setup = new HttpSetup(config.http(), contract, features(contract),
           NodeHealth.liveness(vertx),
           readinessChecks,
           metrics);
@@ -146,6 +151,18 @@ public final class Gateway {
               config.http().port(), instances))
           .mapEmpty();
     });
+  }
+
+  private List<Feature> features(ApiContract contract) {
+    List<Feature> features = new ArrayList<>();
+    features.add(new PlatformApi(buildInfo, contract));
+    features.add(new AuthFeature(vertx, config, pool, contract,
+        new RateLimiter(vertx, cluster.getHazelcastInstance())));
+    if (config.mode() == Mode.SANDBOX) {
+      features.add(new SandboxIdentityProviders(vertx, config.auth(),
+          config.http().publicUrl().toString().replaceAll("/+$", "")));
+    }
+    return features;
   }
 
   /**

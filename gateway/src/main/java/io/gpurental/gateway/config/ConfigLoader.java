@@ -129,7 +129,13 @@ public final class ConfigLoader {
   }
 
   private static GatewayConfig map(Settings s) {
-    return new GatewayConfig(s.oneOf("mode", Mode.class), http(s), db(s), cluster(s));
+    Mode mode = s.oneOf("mode", Mode.class);
+    HttpConfig http = http(s);
+    return new GatewayConfig(mode, http, db(s), cluster(s), AuthSettings.auth(s, mode, http.publicUrl()),
+        new RateLimitConfig(
+            s.intBetween("rate_limits.sign_ins_per_minute", 1, 100_000),
+            s.intBetween("rate_limits.token_creations_per_hour", 1, 100_000),
+            s.intBetween("rate_limits.writes_per_minute", 1, 1_000_000)));
   }
 
   private static HttpConfig http(Settings s) {

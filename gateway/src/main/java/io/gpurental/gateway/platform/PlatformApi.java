@@ -4,7 +4,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /** The platform's own API operations: the version and the contract itself. */
-public final class PlatformApi implements ApiFeature {
+public final class PlatformApi implements Feature {
   private final BuildInfo buildInfo;
   private final ApiContract contract;
 

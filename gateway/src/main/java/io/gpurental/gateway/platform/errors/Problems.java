@@ -8,6 +8,8 @@ import io.vertx.ext.web.handler.HttpException;
 import io.vertx.json.schema.OutputUnit;
 import io.vertx.openapi.validation.SchemaValidationException;
 import io.vertx.openapi.validation.ValidatorException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Turns any failure (domain exception, HTTP status, validation error, bug) into a {@link Problem}. */
 public final class Problems {
@@ -18,6 +20,10 @@ public final class Problems {
    * of the cause; the caller logs the cause.
    */
   public static Problem of(Throwable failure, int statusCode, HttpMethod method, String path, long bodyLimit) {
+    if (failure instanceof HttpException http && http.getCause() instanceof ValidatorException validation) {
+      // the OpenAPI router wraps its validation failures in a bare 400
+      return of(validation, statusCode, method, path, bodyLimit);
+    }
     if (failure instanceof ApiException api) {
       return new Problem(api.type(), api.title(), api.status(), api.detail(), api.extensions());
     }
@@ -65,19 +71,33 @@ public final class Problems {
     };
   }
 
+  /**
+   * One entry per offending location: the validator also reports every enclosing schema ("a
+   * subschema had errors"), which says nothing a client can act on, so parents of a reported
+   * location are dropped and each location keeps its most specific message.
+   */
   private static JsonObject fieldErrors(SchemaValidationException e) {
     OutputUnit output = e.getOutputUnit();
-    JsonArray errors = new JsonArray();
+    Map<String, String> byPointer = new LinkedHashMap<>();
     if (output != null && output.getErrors() != null) {
-      output.getErrors().forEach(unit -> errors.add(new JsonObject()
-          .put("pointer", "#" + nullToEmpty(unit.getInstanceLocation()))
-          .put("detail", unit.getError())));
+      output.getErrors().forEach(unit -> byPointer.put(pointer(unit.getInstanceLocation()), unit.getError()));
     }
-    if (errors.isEmpty() && output != null) {
-      errors.add(new JsonObject().put("pointer", "#" + nullToEmpty(output.getInstanceLocation()))
-          .put("detail", output.getError()));
+    if (byPointer.isEmpty() && output != null) {
+      byPointer.put(pointer(output.getInstanceLocation()), output.getError());
     }
+    JsonArray errors = new JsonArray();
+    byPointer.forEach((pointer, detail) -> {
+      boolean parent = byPointer.keySet().stream().anyMatch(other -> other.startsWith(pointer + "/"));
+      if (!parent) {
+        errors.add(new JsonObject().put("pointer", pointer).put("detail", detail));
+      }
+    });
     return new JsonObject().put("errors", errors);
+  }
+
+  private static String pointer(String instanceLocation) {
+    String location = nullToEmpty(instanceLocation);
+    return location.startsWith("#") ? location : "#" + location;
   }
 
   private static String nullToEmpty(String s) {

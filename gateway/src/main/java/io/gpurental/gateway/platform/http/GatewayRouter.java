@@ -1,12 +1,13 @@
 package io.gpurental.gateway.platform.http;
 
 import io.gpurental.gateway.platform.ApiContract;
-import io.gpurental.gateway.platform.ApiFeature;
+import io.gpurental.gateway.platform.Feature;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 import io.vertx.ext.web.openapi.router.OpenAPIRoute;
+import io.vertx.ext.web.openapi.router.RequestExtractor;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 
@@ -25,6 +26,7 @@ final class GatewayRouter {
     router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(setup.readiness()));
     router.get("/metrics").handler(PrometheusScrapingHandler.create(setup.metrics()));
 
+    setup.features().forEach(feature -> feature.mount(router));
     router.route(ApiContract.BASE_PATH + "/*").subRouter(apiRouter(vertx, setup));
     WebUi.mount(router);
 
@@ -36,16 +38,19 @@ final class GatewayRouter {
   }
 
   private static Router apiRouter(Vertx vertx, HttpSetup setup) {
-    RouterBuilder builder = RouterBuilder.create(vertx, setup.contract().contract())
+    // BodyHandler has read the body already; the validator must take it from the context
+    RouterBuilder builder = RouterBuilder.create(vertx, setup.contract().contract(), RequestExtractor.withBodyHandler())
         .rootHandler(ctx -> {
           ctx.response().putHeader("Cache-Control", "no-store");
           ctx.next();
         })
         .rootHandler(new JsonBodyGuard());
-    for (ApiFeature feature : setup.features()) {
+    for (Feature feature : setup.features()) {
       feature.bind(builder);
     }
     for (OpenAPIRoute route : builder.getRoutes()) {
+      // each feature's root handler enforces the operation's security requirements itself
+      route.setDoSecurity(false);
       if (route.getHandlers().isEmpty()) {
         throw new IllegalStateException("openapi.yaml operation '" + route.getOperation().getOperationId()
             + "' has no handler");

@@ -2,7 +2,7 @@ package io.gpurental.gateway.platform.http;
 
 import io.gpurental.gateway.config.HttpConfig;
 import io.gpurental.gateway.platform.ApiContract;
-import io.gpurental.gateway.platform.ApiFeature;
+import io.gpurental.gateway.platform.Feature;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.ext.healthchecks.HealthChecks;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.List;
 public record HttpSetup(
     HttpConfig http,
     ApiContract contract,
-    List<ApiFeature> features,
+    List<Feature> features,
     HealthChecks liveness,
     HealthChecks readiness,
     PrometheusMeterRegistry metrics) {}

@@ -2,6 +2,7 @@ package io.gpurental.gateway.platform.http;
 
 import io.gpurental.gateway.platform.errors.Problem;
 import io.gpurental.gateway.platform.errors.Problems;
+import io.gpurental.gateway.platform.errors.TooManyRequests;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -37,8 +38,14 @@ public final class ProblemHandler implements Handler<RoutingContext> {
       }
       return;
     }
+    if (problem.status() == 401) {
+      response.putHeader("WWW-Authenticate", "Bearer realm=\"gpu-rental-gateway\"");
+    }
     if (problem.status() == 413) {
       response.putHeader("Connection", "close");
+    }
+    if (problem.extensions() != null && problem.extensions().containsKey(TooManyRequests.RETRY_AFTER)) {
+      response.putHeader("Retry-After", String.valueOf(problem.extensions().getLong(TooManyRequests.RETRY_AFTER)));
     }
     response.setStatusCode(problem.status())
         .putHeader("Content-Type", Problem.MEDIA_TYPE)

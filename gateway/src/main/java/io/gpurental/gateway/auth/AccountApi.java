@@ -1,0 +1,54 @@
+package io.gpurental.gateway.auth;
+
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.vertx.core.json.JsonArray;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+
+/** {@code GET /me} and the operator's role administration. */
+final class AccountApi {
+  private final AccountRepository accounts;
+
+  AccountApi(AccountRepository accounts) {
+    this.accounts = accounts;
+  }
+
+  void bind(RouterBuilder api) {
+    api.getRoute("getMe").addHandler(this::me);
+    api.getRoute("grantRole").addHandler(ctx -> changeRole(ctx, true));
+    api.getRoute("revokeRole").addHandler(ctx -> changeRole(ctx, false));
+  }
+
+  private void me(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    accounts.describe(caller.accountId()).onSuccess(account -> {
+      if (account.isEmpty()) {
+        ctx.fail(new NotFound("This account no longer exists."));
+        return;
+      }
+      JsonArray scopes = new JsonArray();
+      caller.scopes().forEach(scope -> scopes.add(scope.id()));
+      ctx.json(account.get()
+          .put("roles", new JsonArray(caller.roles().stream().sorted().toList()))
+          .put("scopes", scopes)
+          .put("auth", caller.method().id())
+          .put("csrf_token", caller.method() == Principal.Method.SESSION ? Sessions.csrfToken(ctx).orElse(null) : null));
+    }).onFailure(ctx::fail);
+  }
+
+  private void changeRole(RoutingContext ctx, boolean grant) {
+    Principal caller = Principal.required(ctx);
+    String accountId = ctx.pathParam("account_id");
+    String role = ctx.pathParam("role");
+    (grant ? accounts.grantRole(caller.accountId(), accountId, role)
+        : accounts.revokeRole(caller.accountId(), accountId, role))
+        .onSuccess(found -> {
+          if (found) {
+            ctx.response().setStatusCode(204).end();
+          } else {
+            ctx.fail(new NotFound("No account " + accountId + "."));
+          }
+        })
+        .onFailure(ctx::fail);
+  }
+}

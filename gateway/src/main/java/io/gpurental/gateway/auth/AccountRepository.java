@@ -1,0 +1,167 @@
+package io.gpurental.gateway.auth;
+
+import io.gpurental.gateway.auth.signin.ExternalIdentity;
+import io.gpurental.gateway.platform.Ids;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/** Accounts, their linked identities and granted roles in PostgreSQL. */
+public final class AccountRepository {
+  private static final String FIND_BY_IDENTITY =
+      "SELECT account_id FROM identities WHERE provider = $1 AND subject = $2";
+  private static final String FIND_BY_VERIFIED_EMAIL = """
+      SELECT account_id, provider FROM identities
+      WHERE email_verified AND lower(email) = lower($1) ORDER BY linked_at LIMIT 1""";
+  private static final String INSERT_ACCOUNT =
+      "INSERT INTO accounts (id, display_name, primary_email) VALUES ($1, $2, $3)";
+  private static final String INSERT_IDENTITY = """
+      INSERT INTO identities (provider, subject, account_id, login, email, email_verified)
+      VALUES ($1, $2, $3, $4, $5, $6)""";
+  private static final String TOUCH_IDENTITY = """
+      UPDATE identities SET login = $3, email = $4, email_verified = $5, last_sign_in_at = now()
+      WHERE provider = $1 AND subject = $2""";
+  private static final String GRANT_ROLE = """
+      INSERT INTO account_roles (account_id, role, granted_by) VALUES ($1, $2, $3)
+      ON CONFLICT DO NOTHING""";
+  private static final String REVOKE_ROLE = "DELETE FROM account_roles WHERE account_id = $1 AND role = $2";
+  private static final String ROLES = "SELECT role FROM account_roles WHERE account_id = $1";
+  private static final String ACCOUNT = "SELECT id, display_name, primary_email, created_at FROM accounts WHERE id = $1";
+  private static final String IDENTITIES =
+      "SELECT provider, login, email, linked_at FROM identities WHERE account_id = $1 ORDER BY linked_at";
+  private static final String AUDIT = """
+      INSERT INTO audit_log (actor, action, target, after) VALUES ($1, $2, $3, $4)""";
+
+  private final Pool pool;
+
+  public AccountRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  public Future<Optional<String>> findByIdentity(String provider, String subject) {
+    return pool.preparedQuery(FIND_BY_IDENTITY).execute(Tuple.of(provider, subject))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
+  }
+
+  /** An account that already holds a verified email, and the provider it was verified by. */
+  public record EmailOwner(String accountId, String provider) {}
+
+  public Future<Optional<EmailOwner>> findByVerifiedEmail(String email) {
+    return pool.preparedQuery(FIND_BY_VERIFIED_EMAIL).execute(Tuple.of(email))
+        .map(rows -> {
+          if (rows.size() == 0) {
+            return Optional.empty();
+          }
+          Row row = rows.iterator().next();
+          return Optional.of(new EmailOwner(row.getString(0), row.getString(1)));
+        });
+  }
+
+  /** Creates an account for a first-time identity, with the roles config grants it. */
+  public Future<String> create(ExternalIdentity identity, Set<String> configRoles) {
+    String accountId = Ids.newId("acc");
+    return pool.withTransaction(tx -> tx.preparedQuery(INSERT_ACCOUNT)
+            .execute(Tuple.of(accountId, identity.displayName(), identity.verifiedEmail()))
+        .compose(v -> insertIdentity(tx, accountId, identity))
+        .compose(v -> grant(tx, accountId, configRoles, "config"))
+        .compose(v -> audit(tx, "account:" + accountId, "account.created", accountId,
+            new JsonObject().put("provider", identity.provider()).put("login", identity.login())))
+        .map(accountId));
+  }
+
+  /** Links another provider's identity to an existing account. */
+  public Future<Void> link(String accountId, ExternalIdentity identity) {
+    return pool.withTransaction(tx -> insertIdentity(tx, accountId, identity)
+        .compose(v -> audit(tx, "account:" + accountId, "identity.linked", accountId,
+            new JsonObject().put("provider", identity.provider()).put("login", identity.login()))));
+  }
+
+  /** Refreshes what the provider says about a returning identity and grants config roles. */
+  public Future<Void> touch(String accountId, ExternalIdentity identity, Set<String> configRoles) {
+    return pool.withTransaction(tx -> tx.preparedQuery(TOUCH_IDENTITY)
+        .execute(Tuple.of(identity.provider(), identity.subject(), identity.login(), identity.email(),
+            identity.emailVerified()))
+        .compose(v -> grant(tx, accountId, configRoles, "config")));
+  }
+
+  public Future<Set<String>> grantedRoles(String accountId) {
+    return pool.preparedQuery(ROLES).execute(Tuple.of(accountId)).map(rows -> {
+      Set<String> roles = new HashSet<>();
+      rows.forEach(row -> roles.add(row.getString(0)));
+      return roles;
+    });
+  }
+
+  /** Grants a role; false when the account does not exist. */
+  public Future<Boolean> grantRole(String actorAccountId, String accountId, String role) {
+    return pool.withTransaction(tx -> exists(tx, accountId).compose(exists -> !exists
+        ? Future.succeededFuture(false)
+        : tx.preparedQuery(GRANT_ROLE).execute(Tuple.of(accountId, role, actorAccountId))
+            .compose(v -> audit(tx, "account:" + actorAccountId, "role.granted", accountId,
+                new JsonObject().put("role", role)))
+            .map(true)));
+  }
+
+  /** Takes a role away; false when the account does not exist. */
+  public Future<Boolean> revokeRole(String actorAccountId, String accountId, String role) {
+    return pool.withTransaction(tx -> exists(tx, accountId).compose(exists -> !exists
+        ? Future.succeededFuture(false)
+        : tx.preparedQuery(REVOKE_ROLE).execute(Tuple.of(accountId, role))
+            .compose(v -> audit(tx, "account:" + actorAccountId, "role.revoked", accountId,
+                new JsonObject().put("role", role)))
+            .map(true)));
+  }
+
+  /** The account with its identities, or empty when it no longer exists. */
+  public Future<Optional<JsonObject>> describe(String accountId) {
+    return pool.preparedQuery(ACCOUNT).execute(Tuple.of(accountId)).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.succeededFuture(Optional.empty());
+      }
+      Row account = rows.iterator().next();
+      return pool.preparedQuery(IDENTITIES).execute(Tuple.of(accountId)).map(identityRows -> {
+        JsonArray identities = new JsonArray();
+        identityRows.forEach(row -> identities.add(new JsonObject()
+            .put("provider", row.getString("provider"))
+            .put("login", row.getString("login"))
+            .put("email", row.getString("email"))
+            .put("linked_at", row.getOffsetDateTime("linked_at").toInstant().toString())));
+        return Optional.of(new JsonObject()
+            .put("id", account.getString("id"))
+            .put("display_name", account.getString("display_name"))
+            .put("primary_email", account.getString("primary_email"))
+            .put("created_at", account.getOffsetDateTime("created_at").toInstant().toString())
+            .put("identities", identities));
+      });
+    });
+  }
+
+  private static Future<Boolean> exists(SqlClient client, String accountId) {
+    return client.preparedQuery(ACCOUNT).execute(Tuple.of(accountId)).map(rows -> rows.size() > 0);
+  }
+
+  private static Future<Void> insertIdentity(SqlClient client, String accountId, ExternalIdentity identity) {
+    return client.preparedQuery(INSERT_IDENTITY).execute(Tuple.from(new Object[] {identity.provider(),
+        identity.subject(), accountId, identity.login(), identity.email(), identity.emailVerified()})).mapEmpty();
+  }
+
+  private static Future<Void> grant(SqlClient client, String accountId, Set<String> roles, String grantedBy) {
+    Future<Void> chain = Future.succeededFuture();
+    for (String role : roles) {
+      chain = chain.compose(v -> client.preparedQuery(GRANT_ROLE).execute(Tuple.of(accountId, role, grantedBy))
+          .mapEmpty());
+    }
+    return chain;
+  }
+
+  private static Future<Void> audit(SqlClient client, String actor, String action, String target, JsonObject after) {
+    return client.preparedQuery(AUDIT).execute(Tuple.of(actor, action, target, after)).mapEmpty();
+  }
+}

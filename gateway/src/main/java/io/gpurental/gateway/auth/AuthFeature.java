@@ -1,0 +1,56 @@
+package io.gpurental.gateway.auth;
+
+import io.gpurental.gateway.auth.signin.AccountLinker;
+import io.gpurental.gateway.auth.signin.GithubProvider;
+import io.gpurental.gateway.auth.signin.GoogleProvider;
+import io.gpurental.gateway.auth.signin.IdentityProvider;
+import io.gpurental.gateway.auth.signin.SignInRoutes;
+import io.gpurental.gateway.auth.tokens.TokenRepository;
+import io.gpurental.gateway.auth.tokens.TokensApi;
+import io.gpurental.gateway.config.GatewayConfig;
+import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.gpurental.gateway.platform.ApiContract;
+import io.vertx.sqlclient.Pool;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Sign-in, sessions, API tokens, roles: who may call what. */
+public final class AuthFeature implements io.gpurental.gateway.platform.Feature {
+  private final Sessions sessions;
+  private final SignInRoutes signIn;
+  private final Authenticator authenticator;
+  private final AccountApi accountApi;
+  private final TokensApi tokensApi;
+
+  public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter) {
+    AccountRepository accounts = new AccountRepository(pool);
+    TokenRepository tokens = new TokenRepository(pool);
+    Csrf csrf = new Csrf(config.http().publicUrl());
+    this.sessions = new Sessions(vertx, config.http(), config.auth());
+    WebClient web = WebClient.create(vertx);
+    Map<String, IdentityProvider> providers = new LinkedHashMap<>();
+    config.auth().github().ifPresent(github -> providers.put("github", new GithubProvider(vertx, github, web)));
+    config.auth().google().ifPresent(google -> providers.put("google", new GoogleProvider(vertx, google)));
+    this.signIn = new SignInRoutes(providers, sessions, new AccountLinker(accounts, config.auth()), csrf, limiter,
+        config.rateLimits(), config.http().publicUrl());
+    this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits());
+    this.accountApi = new AccountApi(accounts);
+    this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits());
+  }
+
+  @Override
+  public void mount(Router router) {
+    signIn.mount(router);
+  }
+
+  @Override
+  public void bind(RouterBuilder api) {
+    api.rootHandler(sessions.handler()).rootHandler(authenticator);
+    accountApi.bind(api);
+    tokensApi.bind(api);
+  }
+}

@@ -1,0 +1,114 @@
+package io.gpurental.gateway.auth;
+
+import io.gpurental.gateway.auth.tokens.TokenRepository;
+import io.gpurental.gateway.auth.tokens.TokenSecrets;
+import io.gpurental.gateway.config.RateLimitConfig;
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.platform.errors.Unauthorized;
+import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import io.gpurental.gateway.platform.ApiContract;
+import io.vertx.openapi.contract.Operation;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Works out who calls {@code /api/v1} (bearer token, else session cookie, else nobody), checks
+ * CSRF for cookie writes, applies the operation's security requirements and the write rate
+ * limit, then lets the request through with its {@link Principal} attached.
+ */
+public final class Authenticator implements Handler<RoutingContext> {
+  private static final List<String> QUERY_TOKEN_NAMES = List.of("access_token", "token", "api_key", "apikey");
+  private final ApiContract contract;
+  private final Sessions sessions;
+  private final TokenRepository tokens;
+  private final AccountRepository accounts;
+  private final Csrf csrf;
+  private final RateLimiter limiter;
+  private final RateLimitConfig limits;
+
+  public Authenticator(ApiContract contract, Sessions sessions, TokenRepository tokens, AccountRepository accounts,
+      Csrf csrf, RateLimiter limiter, RateLimitConfig limits) {
+    this.contract = contract;
+    this.sessions = sessions;
+    this.tokens = tokens;
+    this.accounts = accounts;
+    this.csrf = csrf;
+    this.limiter = limiter;
+    this.limits = limits;
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    for (String name : QUERY_TOKEN_NAMES) {
+      if (ctx.queryParams().contains(name)) {
+        ctx.fail(new Invalid("Tokens in the URL are refused (URLs end up in logs): send Authorization: Bearer <token>."));
+        return;
+      }
+    }
+    Future.succeededFuture().compose(v -> caller(ctx))
+        .compose(caller -> {
+          caller.ifPresent(principal -> principal.attachTo(ctx));
+          Operation operation = contract.contract().findOperation(ctx.request().path(), ctx.request().method());
+          if (operation != null) {
+            AccessPolicy.check(contract.securityOf(operation.getOperationId()), caller);
+          }
+          return caller.isPresent() && Csrf.changesState(ctx.request().method())
+              ? limitWrites(caller.get()) : Future.<Void>succeededFuture();
+        })
+        .onSuccess(v -> ctx.next())
+        .onFailure(ctx::fail);
+  }
+
+  private Future<Optional<Principal>> caller(RoutingContext ctx) {
+    String authorization = ctx.request().getHeader("Authorization");
+    if (authorization != null) {
+      return bearer(authorization).map(Optional::of);
+    }
+    Optional<String> account = sessions.accountOf(ctx);
+    if (account.isEmpty()) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    if (Csrf.changesState(ctx.request().method())) {
+      csrf.check(ctx);
+    }
+    return accounts.grantedRoles(account.get()).map(granted -> {
+      Set<String> roles = Roles.withRenter(granted);
+      return Optional.of(new Principal(account.get(), roles, Scope.allowedFor(roles), Principal.Method.SESSION,
+          Optional.empty()));
+    });
+  }
+
+  private Future<Principal> bearer(String authorization) {
+    if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Future.failedFuture(new Unauthorized("Use Authorization: Bearer <token>."));
+    }
+    String secret = authorization.substring(7).trim();
+    if (!TokenSecrets.wellFormed(secret)) {
+      return Future.failedFuture(new Unauthorized("This is not a gateway API token (they start with gpr_)."));
+    }
+    return tokens.authenticate(secret).map(owner -> {
+      if (owner.isEmpty()) {
+        throw new Unauthorized("The token is unknown, expired or revoked.");
+      }
+      TokenRepository.TokenOwner token = owner.get();
+      Set<String> roles = Roles.withRenter(token.roles());
+      Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+      token.scopes().forEach(id -> Scope.fromId(id).ifPresent(scopes::add));
+      // a token never exceeds what its account may do now (e.g. after losing the operator role)
+      scopes.retainAll(Scope.allowedFor(roles));
+      tokens.touch(token.tokenId());
+      return new Principal(token.accountId(), roles, scopes, Principal.Method.TOKEN, Optional.of(token.tokenId()));
+    });
+  }
+
+  private Future<Void> limitWrites(Principal principal) {
+    String subject = principal.tokenId().map(id -> "token:" + id).orElse("account:" + principal.accountId());
+    return limiter.acquire("writes", subject, limits.writesPerMinute(), Duration.ofMinutes(1), "write requests");
+  }
+}

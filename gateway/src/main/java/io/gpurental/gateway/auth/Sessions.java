@@ -1,0 +1,98 @@
+package io.gpurental.gateway.auth;
+
+import io.gpurental.gateway.config.AuthConfig;
+import io.gpurental.gateway.config.HttpConfig;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.CookieSameSite;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.Session;
+import io.vertx.ext.web.handler.SessionHandler;
+import io.vertx.ext.web.sstore.ClusteredSessionStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Browser sessions, kept in the cluster (Hazelcast) so any node serves them and they outlive the
+ * node that made them. Cookie: {@code __Host-gpr_session} over TLS (Secure), else
+ * {@code gpr_session}; HttpOnly; SameSite=Lax. Sessions end after the idle timeout (enforced by
+ * the store's TTL) or the absolute timeout since sign-in (enforced here).
+ */
+public final class Sessions {
+  public static final String PLAIN_COOKIE = "gpr_session";
+  public static final String TLS_COOKIE = "__Host-gpr_session";
+  /** Readable by the web UI, so it knows whether to ask for /me; it grants nothing. */
+  public static final String SIGNED_IN_HINT = "gpr_signed_in";
+  static final String ACCOUNT = "account_id";
+  static final String SIGNED_IN_AT = "signed_in_at";
+  static final String CSRF = "csrf_token";
+
+  private final SessionHandler handler;
+  private final Duration absoluteTimeout;
+  private final boolean secure;
+
+  public Sessions(Vertx vertx, HttpConfig http, AuthConfig auth) {
+    this.secure = http.behindTls();
+    this.absoluteTimeout = auth.sessionAbsoluteTimeout();
+    this.handler = SessionHandler.create(ClusteredSessionStore.create(vertx))
+        .setSessionCookieName(secure ? TLS_COOKIE : PLAIN_COOKIE)
+        .setSessionCookiePath("/")
+        .setCookieHttpOnlyFlag(true)
+        .setCookieSecureFlag(secure)
+        .setCookieSameSite(CookieSameSite.LAX)
+        .setSessionTimeout(auth.sessionIdleTimeout().toMillis())
+        .setMinLength(32)
+        .setNagHttps(false)
+        .setLazySession(true);
+  }
+
+  /** Loads the session, except for bearer-token requests, which never use cookies. */
+  public Handler<RoutingContext> handler() {
+    return ctx -> {
+      if (ctx.request().getHeader("Authorization") != null) {
+        ctx.next();
+      } else {
+        handler.handle(ctx);
+      }
+    };
+  }
+
+  /** The signed-in account of this session, ending the session if it outlived its absolute timeout. */
+  public Optional<String> accountOf(RoutingContext ctx) {
+    Session session = ctx.session();
+    if (session == null || session.get(ACCOUNT) == null) {
+      return Optional.empty();
+    }
+    Long signedInAt = session.get(SIGNED_IN_AT);
+    if (signedInAt == null || Instant.ofEpochMilli(signedInAt).plus(absoluteTimeout).isBefore(Instant.now())) {
+      end(ctx);
+      return Optional.empty();
+    }
+    return Optional.of(session.get(ACCOUNT));
+  }
+
+  public static Optional<String> csrfToken(RoutingContext ctx) {
+    return Optional.ofNullable(ctx.session()).map(session -> session.get(CSRF));
+  }
+
+  /** Marks the session signed in under a fresh id (no fixation) with a new CSRF token. */
+  public void signIn(RoutingContext ctx, String accountId, String csrfToken) {
+    Session session = ctx.session().regenerateId();
+    session.put(ACCOUNT, accountId);
+    session.put(SIGNED_IN_AT, System.currentTimeMillis());
+    session.put(CSRF, csrfToken);
+    ctx.response().addCookie(Cookie.cookie(SIGNED_IN_HINT, "1").setPath("/").setSecure(secure)
+        .setSameSite(CookieSameSite.LAX));
+  }
+
+  /** Ends the session everywhere (the clustered store drops it) and clears the hint. */
+  public void end(RoutingContext ctx) {
+    if (ctx.session() != null) {
+      ctx.session().destroy();
+    }
+    ctx.response().addCookie(Cookie.cookie(SIGNED_IN_HINT, "").setPath("/").setMaxAge(0)
+        .setSecure(secure).setSameSite(CookieSameSite.LAX));
+  }
+}

@@ -1,0 +1,61 @@
+package io.gpurental.gateway.auth.signin;
+
+import io.gpurental.gateway.auth.AccountRepository;
+import io.gpurental.gateway.auth.Roles;
+import io.gpurental.gateway.config.AuthConfig;
+import io.vertx.core.Future;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides which account an identity signs in to: its own account when known; when signed in,
+ * the current account (linking it); otherwise a new account, unless another account already
+ * holds the same verified email (then the person is told how to link instead).
+ */
+public final class AccountLinker {
+  private final AccountRepository accounts;
+  private final AuthConfig auth;
+
+  public AccountLinker(AccountRepository accounts, AuthConfig auth) {
+    this.accounts = accounts;
+    this.auth = auth;
+  }
+
+  public Future<SignInOutcome> signIn(ExternalIdentity identity, Optional<String> signedInAccount) {
+    Set<String> configRoles = configRoles(identity);
+    return accounts.findByIdentity(identity.provider(), identity.subject()).compose(owner -> {
+      if (owner.isPresent()) {
+        if (signedInAccount.isPresent() && !signedInAccount.get().equals(owner.get())) {
+          return Future.succeededFuture(new SignInOutcome.IdentityInUse());
+        }
+        return accounts.touch(owner.get(), identity, configRoles)
+            .map(v -> new SignInOutcome.SignedIn(owner.get()));
+      }
+      if (signedInAccount.isPresent()) {
+        return accounts.link(signedInAccount.get(), identity)
+            .compose(v -> accounts.touch(signedInAccount.get(), identity, configRoles))
+            .map(v -> new SignInOutcome.Linked(signedInAccount.get()));
+      }
+      return newAccountUnlessEmailTaken(identity, configRoles);
+    });
+  }
+
+  private Future<SignInOutcome> newAccountUnlessEmailTaken(ExternalIdentity identity, Set<String> configRoles) {
+    if (identity.verifiedEmail() == null) {
+      return accounts.create(identity, configRoles).map(SignInOutcome.SignedIn::new);
+    }
+    return accounts.findByVerifiedEmail(identity.verifiedEmail()).compose(existing -> existing.isPresent()
+        ? Future.succeededFuture(new SignInOutcome.EmailInUse(identity.verifiedEmail(), existing.get().provider()))
+        : accounts.create(identity, configRoles).map(SignInOutcome.SignedIn::new));
+  }
+
+  private Set<String> configRoles(ExternalIdentity identity) {
+    boolean byLogin = "github".equals(identity.provider()) && identity.login() != null
+        && auth.operatorGithubLogins().stream().anyMatch(login -> login.equalsIgnoreCase(identity.login()));
+    String email = identity.verifiedEmail();
+    boolean byEmail = email != null && auth.operatorEmails().stream()
+        .anyMatch(e -> e.toLowerCase(Locale.ROOT).equals(email.toLowerCase(Locale.ROOT)));
+    return byLogin || byEmail ? Set.of(Roles.OPERATOR) : Set.of();
+  }
+}

@@ -1,0 +1,102 @@
+package io.gpurental.gateway.auth.tokens;
+
+import io.gpurental.gateway.platform.Page;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** API tokens in PostgreSQL, looked up by the hash of their secret. */
+public final class TokenRepository {
+  private static final String COLUMNS = "id, account_id, name, prefix, scopes, created_at, last_used_at, expires_at";
+  private static final String INSERT = "INSERT INTO api_tokens"
+      + " (id, account_id, name, prefix, secret_hash, scopes, expires_at)"
+      + " VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING " + COLUMNS;
+  private static final String LIST = "SELECT " + COLUMNS + " FROM api_tokens"
+      + " WHERE account_id = $1 AND revoked_at IS NULL"
+      + " AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3))"
+      + " ORDER BY created_at DESC, id DESC LIMIT $4";
+  private static final String REVOKE = """
+      UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now())
+      WHERE id = $1 AND account_id = $2 RETURNING id""";
+  private static final String AUTHENTICATE = """
+      SELECT t.id, t.account_id, t.scopes,
+             array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles
+      FROM api_tokens t
+      WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())""";
+  /** At most one write a minute per token, so busy clients don't turn reads into writes. */
+  private static final String TOUCH = """
+      UPDATE api_tokens SET last_used_at = now()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')""";
+  private static final String AUDIT = "INSERT INTO audit_log (actor, action, target, after) VALUES ($1, $2, $3, $4)";
+
+  private final Pool pool;
+
+  public TokenRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** A live token's owner, scopes and the owner's granted roles. */
+  public record TokenOwner(String tokenId, String accountId, List<String> scopes, Set<String> roles) {}
+
+  public Future<ApiToken> create(String id, String accountId, String name, String secret, List<String> scopes,
+      OffsetDateTime expiresAt) {
+    Tuple params = Tuple.from(new Object[] {id, accountId, name, TokenSecrets.displayPrefix(secret),
+        io.vertx.core.buffer.Buffer.buffer(TokenSecrets.hash(secret)), scopes.toArray(new String[0]), expiresAt});
+    return pool.withTransaction(tx -> tx.preparedQuery(INSERT).execute(params)
+        .compose(rows -> tx.preparedQuery(AUDIT).execute(Tuple.of("account:" + accountId, "token.created", id,
+                new JsonObject().put("name", name).put("scopes", scopes)))
+            .map(v -> toToken(rows.iterator().next()))));
+  }
+
+  /** Live tokens, newest first, after the cursor position; one more than the limit tells of a next page. */
+  public Future<List<ApiToken>> list(String accountId, Optional<Page.Position> after, int limit) {
+    Tuple params = Tuple.of(accountId, after.map(Page.Position::createdAt).orElse(null),
+        after.map(Page.Position::id).orElse(null), limit + 1);
+    return pool.preparedQuery(LIST).execute(params).map(rows -> {
+      List<ApiToken> tokens = new ArrayList<>();
+      rows.forEach(row -> tokens.add(toToken(row)));
+      return tokens;
+    });
+  }
+
+  /** Revokes the account's own token; false when it has no such token. */
+  public Future<Boolean> revoke(String accountId, String tokenId) {
+    return pool.withTransaction(tx -> tx.preparedQuery(REVOKE).execute(Tuple.of(tokenId, accountId))
+        .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
+            : tx.preparedQuery(AUDIT).execute(Tuple.of("account:" + accountId, "token.revoked", tokenId, null))
+                .map(true)));
+  }
+
+  public Future<Optional<TokenOwner>> authenticate(String secret) {
+    Tuple params = Tuple.of(io.vertx.core.buffer.Buffer.buffer(TokenSecrets.hash(secret)));
+    return pool.preparedQuery(AUTHENTICATE).execute(params).map(rows -> {
+      if (rows.size() == 0) {
+        return Optional.empty();
+      }
+      Row row = rows.iterator().next();
+      return Optional.of(new TokenOwner(row.getString("id"), row.getString("account_id"),
+          Arrays.asList(row.getArrayOfStrings("scopes")),
+          new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles")))));
+    });
+  }
+
+  public Future<Void> touch(String tokenId) {
+    return pool.preparedQuery(TOUCH).execute(Tuple.of(tokenId)).mapEmpty();
+  }
+
+  private static ApiToken toToken(Row row) {
+    return new ApiToken(row.getString("id"), row.getString("account_id"), row.getString("name"),
+        row.getString("prefix"), Arrays.asList(row.getArrayOfStrings("scopes")),
+        row.getOffsetDateTime("created_at"), row.getOffsetDateTime("last_used_at"),
+        row.getOffsetDateTime("expires_at"));
+  }
+}

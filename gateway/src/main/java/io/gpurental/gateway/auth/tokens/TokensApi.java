@@ -1,0 +1,98 @@
+package io.gpurental.gateway.auth.tokens;
+
+import io.gpurental.gateway.auth.Principal;
+import io.gpurental.gateway.auth.Scope;
+import io.gpurental.gateway.config.RateLimitConfig;
+import io.gpurental.gateway.platform.Ids;
+import io.gpurental.gateway.platform.Page;
+import io.gpurental.gateway.platform.errors.Forbidden;
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code /tokens}: a signed-in person's API tokens. */
+public final class TokensApi {
+  private static final int DEFAULT_LIMIT = 20;
+  private final TokenRepository tokens;
+  private final RateLimiter limiter;
+  private final RateLimitConfig limits;
+
+  public TokensApi(TokenRepository tokens, RateLimiter limiter, RateLimitConfig limits) {
+    this.tokens = tokens;
+    this.limiter = limiter;
+    this.limits = limits;
+  }
+
+  public void bind(RouterBuilder api) {
+    api.getRoute("listTokens").addHandler(this::list);
+    api.getRoute("createToken").addHandler(this::create);
+    api.getRoute("revokeToken").addHandler(this::revoke);
+  }
+
+  private void list(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    int limit = Optional.ofNullable(ctx.request().getParam("limit")).map(Integer::parseInt).orElse(DEFAULT_LIMIT);
+    Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
+    tokens.list(caller.accountId(), after, limit)
+        .onSuccess(rows -> ctx.json(Page.of(rows, limit, ApiToken::toJson,
+            token -> Page.encode(token.createdAt(), token.id()))))
+        .onFailure(ctx::fail);
+  }
+
+  private void create(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    JsonObject body = ctx.body().asJsonObject();
+    List<String> scopes = body.getJsonArray("scopes").stream().map(Object::toString).toList();
+    if (scopes.contains(Scope.OPERATOR.id()) && !caller.isOperator()) {
+      throw new Forbidden("Only operators can create tokens with the operator scope.");
+    }
+    OffsetDateTime expiresAt = expiry(body.getString("expires_at"));
+    String secret = TokenSecrets.generate();
+    limiter.acquire("token-creation", caller.accountId(), limits.tokenCreationsPerHour(), Duration.ofHours(1),
+            "token creations")
+        .compose(v -> tokens.create(Ids.newId("tok"), caller.accountId(), body.getString("name").trim(), secret,
+            scopes, expiresAt))
+        .onSuccess(token -> ctx.response().setStatusCode(201)
+            .putHeader("Content-Type", "application/json")
+            .end(token.toJson().put("token", secret).encode()))
+        .onFailure(ctx::fail);
+  }
+
+  private void revoke(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    String tokenId = ctx.pathParam("token_id");
+    tokens.revoke(caller.accountId(), tokenId).onSuccess(found -> {
+      if (found) {
+        ctx.response().setStatusCode(204).end();
+      } else {
+        ctx.fail(new NotFound("You have no token " + tokenId + "."));
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  private static OffsetDateTime expiry(String value) {
+    if (value == null) {
+      return null;
+    }
+    OffsetDateTime expiresAt;
+    try {
+      expiresAt = OffsetDateTime.parse(value);
+    } catch (DateTimeParseException e) {
+      throw new Invalid("expires_at is not an RFC 3339 date-time",
+          List.of(new Invalid.FieldError("#/expires_at", "use e.g. 2027-01-31T00:00:00Z")));
+    }
+    if (!expiresAt.isAfter(OffsetDateTime.now())) {
+      throw new Invalid("expires_at must be in the future",
+          List.of(new Invalid.FieldError("#/expires_at", "must be after now")));
+    }
+    return expiresAt;
+  }
+}

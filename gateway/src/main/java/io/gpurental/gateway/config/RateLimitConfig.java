@@ -1,0 +1,4 @@
+package io.gpurental.gateway.config;
+
+/** Cluster-wide abuse limits. */
+public record RateLimitConfig(int signInsPerMinute, int tokenCreationsPerHour, int writesPerMinute) {}

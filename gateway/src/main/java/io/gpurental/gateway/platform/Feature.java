@@ -1,0 +1,17 @@
+package io.gpurental.gateway.platform;
+
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+
+/**
+ * A feature's share of the HTTP surface: routes outside the API (sign-in redirects, sandbox
+ * stand-ins) on the root router, and handlers for its operation ids in the {@code /api/v1}
+ * contract. Called once per HTTP verticle instance.
+ */
+public interface Feature {
+  /** Routes outside {@code /api/v1}; mounted before the API and the web UI. */
+  default void mount(Router router) {}
+
+  /** Handlers for this feature's operations (and any API-wide root handlers it needs). */
+  default void bind(RouterBuilder api) {}
+}

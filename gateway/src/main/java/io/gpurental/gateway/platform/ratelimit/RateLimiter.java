@@ -1,0 +1,73 @@
+package io.gpurental.gateway.platform.ratelimit;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.ExtendedMapEntry;
+import com.hazelcast.map.IMap;
+import io.gpurental.gateway.platform.errors.TooManyRequests;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cluster-wide fixed-window counters in a Hazelcast map: every node counts into the same window,
+ * so a limit holds across the cluster (approximately: a lost partition forgets its counts, which
+ * only ever lets more through).
+ */
+public final class RateLimiter {
+  private static final String MAP = "gateway.rate-limits";
+  private final Vertx vertx;
+  private final IMap<String, Integer> counters;
+
+  public RateLimiter(Vertx vertx, HazelcastInstance hazelcast) {
+    this.vertx = vertx;
+    this.counters = hazelcast.getMap(MAP);
+  }
+
+  /**
+   * Counts one event for {@code subject} in {@code bucket}; fails with 429 when this window
+   * already had {@code limit} events.
+   */
+  public Future<Void> acquire(String bucket, String subject, int limit, Duration window, String what) {
+    long now = System.currentTimeMillis();
+    long windowMillis = window.toMillis();
+    long windowStart = now - now % windowMillis;
+    String key = bucket + "|" + subject + "|" + windowStart;
+    return Future.fromCompletionStage(counters.submitToKey(key, new Increment(windowStart + windowMillis)), vertx.getOrCreateContext())
+        .compose(count -> {
+          if (count <= limit) {
+            return Future.succeededFuture();
+          }
+          long retryAfter = Math.max(1, (windowStart + windowMillis - now + 999) / 1000);
+          return Future.failedFuture(new TooManyRequests(
+              "Too many " + what + ": at most " + limit + " per " + describe(window) + ". Retry in "
+                  + retryAfter + " s.", retryAfter));
+        });
+  }
+
+  private static String describe(Duration window) {
+    return window.toHours() >= 1 ? window.toHours() + " h" : window.toMinutes() >= 1
+        ? window.toMinutes() + " min" : window.toSeconds() + " s";
+  }
+
+  /** Adds one and returns the new count; the entry expires when its window ends. */
+  static final class Increment implements EntryProcessor<String, Integer, Integer> {
+    private static final long serialVersionUID = 1L;
+    private final long windowEndMillis;
+
+    Increment(long windowEndMillis) {
+      this.windowEndMillis = windowEndMillis;
+    }
+
+    @Override
+    public Integer process(Map.Entry<String, Integer> entry) {
+      Integer current = entry.getValue();
+      int next = current == null ? 1 : current + 1;
+      long ttl = Math.max(1, windowEndMillis - System.currentTimeMillis());
+      ((ExtendedMapEntry<String, Integer>) entry).setValue(next, ttl, TimeUnit.MILLISECONDS);
+      return next;
+    }
+  }
+}

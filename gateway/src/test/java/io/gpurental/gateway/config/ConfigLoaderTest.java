@@ -37,12 +37,41 @@ class ConfigLoaderTest {
         "GATEWAY_DB_URL", "postgresql://app:secret@db.internal:6543/rentals",
         "GATEWAY_DB_POOL_SIZE", "32",
         "GATEWAY_CLUSTER_MEMBERS", "10.0.0.1:5701, 10.0.0.2",
-        "GATEWAY_MODE", "production"));
+        "GATEWAY_MODE", "production",
+        "GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.abc",
+        "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "s3cret"));
     assertEquals(9090, config.http().port());
     assertEquals(Mode.PRODUCTION, config.mode());
     assertEquals(32, config.db().poolSize());
     assertEquals("db.internal", config.db().url().orElseThrow().getHost());
     assertEquals(List.of("10.0.0.1:5701", "10.0.0.2"), config.cluster().members());
+    AuthConfig.Provider github = config.auth().github().orElseThrow();
+    assertEquals("https://github.com", github.site().toString());
+    assertEquals(false, github.sandbox());
+    assertTrue(config.auth().google().isEmpty(), "unconfigured providers are off in production");
+    assertEquals(List.of(), config.auth().operatorGithubLogins(), "no sandbox operator in production");
+  }
+
+  @Test
+  void sandboxPointsUnconfiguredProvidersAtTheBuiltInStandIns() {
+    GatewayConfig config = ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_PUBLIC_URL", "http://127.0.0.1:9000"));
+    assertEquals("http://127.0.0.1:9000/sandbox/github", config.auth().github().orElseThrow().site().toString());
+    assertEquals("http://127.0.0.1:9000/sandbox/google", config.auth().google().orElseThrow().site().toString());
+    assertEquals(List.of("operator"), config.auth().operatorGithubLogins());
+  }
+
+  @Test
+  void productionWithoutAnyIdentityProviderNamesWhatToSet() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_MODE", "production")));
+    assertTrue(e.getMessage().contains("GATEWAY_AUTH_GITHUB_CLIENT_ID"), e.getMessage());
+  }
+
+  @Test
+  void providerClientIdWithoutSecretNamesTheSecret() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_AUTH_GOOGLE_CLIENT_ID", "x.apps.googleusercontent.com")));
+    assertEquals("auth.google.client_secret: must not be empty", e.getMessage());
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.gpurental.gateway.auth.AccountRepository;
 import io.gpurental.gateway.auth.Roles;
 import io.gpurental.gateway.config.AuthConfig;
 import io.vertx.core.Future;
+import io.vertx.pgclient.PgException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +24,19 @@ public final class AccountLinker {
   }
 
   public Future<SignInOutcome> signIn(ExternalIdentity identity, Optional<String> signedInAccount) {
+    // a unique violation means a concurrent sign-in of the same identity won the race (or the
+    // account already has another identity of this provider): decide again on what is stored now
+    return decide(identity, signedInAccount).recover(failure -> isUniqueViolation(failure)
+        ? decide(identity, signedInAccount).recover(again -> isUniqueViolation(again)
+            ? Future.succeededFuture(new SignInOutcome.IdentityInUse()) : Future.failedFuture(again))
+        : Future.failedFuture(failure));
+  }
+
+  private static boolean isUniqueViolation(Throwable failure) {
+    return failure instanceof PgException pg && "23505".equals(pg.getSqlState());
+  }
+
+  private Future<SignInOutcome> decide(ExternalIdentity identity, Optional<String> signedInAccount) {
     Set<String> configRoles = configRoles(identity);
     return accounts.findByIdentity(identity.provider(), identity.subject()).compose(owner -> {
       if (owner.isPresent()) {

@@ -75,7 +75,9 @@ public final class GoogleProvider implements IdentityProvider {
   private JsonObject checkedClaims(User user, String nonce) {
     JsonObject claims = user.attributes().getJsonObject("idToken");
     if (claims == null) {
-      throw new IllegalStateException("Google returned no id_token");
+      // vertx-auth-oauth2 drops an id_token whose signature, issuer or audience fails its checks
+      // (rather than failing the exchange), so a missing one means a missing or invalid token
+      throw new IllegalStateException("no valid id_token (absent, or its signature, issuer or audience is wrong)");
     }
     if (!config.site().toString().equals(claims.getString("iss"))) {
       throw new IllegalStateException("id_token issuer " + claims.getString("iss") + " is not " + config.site());

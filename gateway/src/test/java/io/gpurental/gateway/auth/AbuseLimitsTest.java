@@ -1,0 +1,73 @@
+package io.gpurental.gateway.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.WebSession;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Sign-ins, token creations and writes beyond their limits get 429 with Retry-After. */
+class AbuseLimitsTest {
+  private static TestGateway node;
+  private static WebSession victor;
+
+  @BeforeAll
+  static void start() {
+    Map<String, String> settings = TestGateway.settings();
+    settings.put("GATEWAY_RATE_LIMITS_SIGN_INS_PER_MINUTE", "3");
+    settings.put("GATEWAY_RATE_LIMITS_TOKEN_CREATIONS_PER_HOUR", "2");
+    settings.put("GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE", "1000");
+    node = TestGateway.start(settings);
+    victor = new WebSession();
+    victor.signIn(node, "github", "victor");
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+  }
+
+  @Test
+  void tokenCreationBeyondTheLimitIs429WithRetryAfter() {
+    JsonObject request = new JsonObject().put("name", "t").put("scopes", new JsonArray().add("catalog:read"));
+    assertEquals(201, victor.write("POST", node.url("/api/v1/tokens"), request).statusCode());
+    assertTooMany(firstRefusal(5, () -> victor.write("POST", node.url("/api/v1/tokens"), request)));
+  }
+
+  @Test
+  void signInsBeyondTheLimitAre429() {
+    assertTooMany(firstRefusal(7, () -> new WebSession().get(node.url("/auth/github"))));
+  }
+
+  /**
+   * The first non-2xx/3xx answer within {@code attempts}: enough attempts that the limit is
+   * exceeded even if a window boundary falls in the middle of the burst.
+   */
+  private static HttpResponse<String> firstRefusal(int attempts, Supplier<HttpResponse<String>> request) {
+    HttpResponse<String> response = null;
+    for (int i = 0; i < attempts; i++) {
+      response = request.get();
+      if (response.statusCode() >= 400) {
+        return response;
+      }
+    }
+    return response;
+  }
+
+  private static void assertTooMany(HttpResponse<String> response) {
+    assertEquals(429, response.statusCode(), response.body());
+    long retryAfter = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+    assertTrue(retryAfter >= 1, "Retry-After " + retryAfter);
+    JsonObject problem = new JsonObject(response.body());
+    assertEquals("urn:problem-type:gpu-rental:too-many-requests", problem.getString("type"));
+    assertEquals(retryAfter, problem.getLong("retry_after_seconds"));
+  }
+}

@@ -1,0 +1,28 @@
+package io.gpurental.gateway.auth;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.WebSession;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Behind TLS (an https public URL) the session cookie is __Host- prefixed and Secure, with HSTS. */
+class TlsCookieTest {
+  @Test
+  void httpsPublicUrlMakesTheCookieSecure() {
+    Map<String, String> settings = TestGateway.settings();
+    settings.put("GATEWAY_HTTP_PUBLIC_URL", "https://gateway.example");
+    try (TestGateway node = TestGateway.start(settings)) {
+      HttpResponse<String> start = new WebSession().get(node.url("/auth/github"));
+      String setCookie = start.headers().allValues("Set-Cookie").stream()
+          .filter(c -> c.startsWith(Sessions.TLS_COOKIE + "=")).findFirst()
+          .orElseThrow(() -> new AssertionError("no __Host- cookie in " + start.headers().map()));
+      assertTrue(setCookie.contains("Secure"), setCookie);
+      assertTrue(setCookie.contains("Path=/"), setCookie);
+      assertTrue(setCookie.contains("SameSite=Lax"), setCookie);
+      assertTrue(start.headers().firstValue("Strict-Transport-Security").isPresent());
+    }
+  }
+}

@@ -155,9 +155,9 @@ public final class Gateway {
 
   private List<Feature> features(ApiContract contract) {
     List<Feature> features = new ArrayList<>();
-    features.add(new PlatformApi(buildInfo, contract));
     features.add(new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance())));
+    features.add(new PlatformApi(buildInfo, contract));
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(),
           config.http().publicUrl().toString().replaceAll("/+$", "")));

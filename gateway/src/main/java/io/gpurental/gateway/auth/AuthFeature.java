@@ -9,7 +9,10 @@ import io.gpurental.gateway.auth.tokens.TokenRepository;
 import io.gpurental.gateway.auth.tokens.TokensApi;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Optional;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -25,6 +28,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final Authenticator authenticator;
   private final AccountApi accountApi;
   private final TokensApi tokensApi;
+  private final ApiContract contract;
 
   public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter) {
     AccountRepository accounts = new AccountRepository(pool);
@@ -40,6 +44,21 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits());
     this.accountApi = new AccountApi(accounts);
     this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits());
+    this.contract = contract;
+  }
+
+  /**
+   * Checks the operation's security unless the root handler already did: fails closed should
+   * the root handler not have matched the request to this operation by its path.
+   */
+  @Override
+  public Optional<Handler<RoutingContext>> operationGuard(String operationId) {
+    return Optional.of(ctx -> {
+      if (!operationId.equals(ctx.get(Authenticator.CHECKED_OPERATION))) {
+        AccessPolicy.check(contract.securityOf(operationId), Principal.of(ctx));
+      }
+      ctx.next();
+    });
   }
 
   @Override

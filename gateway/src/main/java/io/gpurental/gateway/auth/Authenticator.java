@@ -23,6 +23,8 @@ import java.util.Set;
  * limit, then lets the request through with its {@link Principal} attached.
  */
 public final class Authenticator implements Handler<RoutingContext> {
+  /** Which operation's security this request has passed (see {@link AuthFeature}'s per-route guard). */
+  static final String CHECKED_OPERATION = "security.checkedOperation";
   private static final List<String> QUERY_TOKEN_NAMES = List.of("access_token", "token", "api_key", "apikey");
   private final ApiContract contract;
   private final Sessions sessions;
@@ -57,6 +59,7 @@ public final class Authenticator implements Handler<RoutingContext> {
           Operation operation = contract.contract().findOperation(ctx.request().path(), ctx.request().method());
           if (operation != null) {
             AccessPolicy.check(contract.securityOf(operation.getOperationId()), caller);
+            ctx.put(CHECKED_OPERATION, operation.getOperationId());
           }
           return caller.isPresent() && Csrf.changesState(ctx.request().method())
               ? limitWrites(caller.get()) : Future.<Void>succeededFuture();

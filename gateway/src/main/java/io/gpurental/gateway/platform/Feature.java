@@ -1,6 +1,9 @@
 package io.gpurental.gateway.platform;
 
+import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Optional;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
@@ -14,4 +17,12 @@ public interface Feature {
 
   /** Handlers for this feature's operations (and any API-wide root handlers it needs). */
   default void bind(RouterBuilder api) {}
+
+  /**
+   * A handler to run first on the given operation's route, before any feature's handlers
+   * (e.g. an authorization check).
+   */
+  default Optional<Handler<RoutingContext>> operationGuard(String operationId) {
+    return Optional.empty();
+  }
 }

@@ -72,6 +72,15 @@ class AuthorizationTest {
   }
 
   @Test
+  void pathVariantsOfProtectedRoutesStillNeedAuthentication() {
+    WebSession anonymous = new WebSession();
+    for (String path : java.util.List.of("/api/v1/tokens/", "/api/v1/%74okens", "/api/v1//tokens", "/api/v1/me/")) {
+      int status = anonymous.get(node.url(path)).statusCode();
+      assertTrue(status == 401 || status == 404, path + " answered " + status);
+    }
+  }
+
+  @Test
   void renterOnOperatorRoutesGets403() {
     String renterId = renter.me(node).getString("id");
     HttpResponse<String> response = renter.write("PUT", node.url("/api/v1/accounts/" + renterId + "/roles/operator"), null);

@@ -4,6 +4,7 @@ import io.gpurental.gateway.auth.Csrf;
 import io.gpurental.gateway.auth.Sessions;
 import io.gpurental.gateway.config.RateLimitConfig;
 import io.gpurental.gateway.platform.Ids;
+import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
 import io.vertx.core.Future;
@@ -57,6 +58,10 @@ public final class SignInRoutes {
 
   private void start(RoutingContext ctx) {
     IdentityProvider provider = provider(ctx);
+    if (ctx.session() == null) {
+      // the session handler skips requests with an Authorization header
+      throw new Invalid("Sign-in happens in a browser session; send no Authorization header.");
+    }
     IdentityProvider.AuthorizationRequest request = new IdentityProvider.AuthorizationRequest(
         Ids.randomBase62(32), Pkce.newVerifier(), Ids.randomBase62(32), redirectUri(provider));
     limiter.acquire("sign-in", clientIp(ctx), limits.signInsPerMinute(), Duration.ofMinutes(1), "sign-in attempts")

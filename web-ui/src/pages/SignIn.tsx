@@ -28,6 +28,8 @@ export function signInErrorMessage(params: URLSearchParams): string | null {
     }
     case 'identity_in_use':
       return `This ${provider} identity already belongs to another account.`;
+    case 'provider_already_linked':
+      return `Your account already has a ${provider} sign-in linked; an account links one per provider.`;
     case 'rate_limited':
       return 'Too many sign-in attempts; wait a minute.';
     default:

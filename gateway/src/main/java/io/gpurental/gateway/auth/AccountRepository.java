@@ -12,6 +12,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /** Accounts, their linked identities and granted roles in PostgreSQL. */
 public final class AccountRepository {
@@ -31,11 +32,21 @@ public final class AccountRepository {
   private static final String GRANT_ROLE = """
       INSERT INTO account_roles (account_id, role, granted_by) VALUES ($1, $2, $3)
       ON CONFLICT DO NOTHING""";
+  /** Config grants follow config: a role config no longer gives is withdrawn at the next sign-in. */
+  private static final String DROP_STALE_CONFIG_ROLES = """
+      DELETE FROM account_roles WHERE account_id = $1 AND granted_by = 'config' AND NOT (role = ANY($2))""";
   private static final String REVOKE_ROLE = "DELETE FROM account_roles WHERE account_id = $1 AND role = $2";
+  private static final String ALL_IDENTITIES =
+      "SELECT provider, subject, login, email, email_verified FROM identities WHERE account_id = $1";
   private static final String ROLES = "SELECT role FROM account_roles WHERE account_id = $1";
   private static final String ACCOUNT = "SELECT id, display_name, primary_email, created_at FROM accounts WHERE id = $1";
-  private static final String IDENTITIES =
-      "SELECT provider, login, email, linked_at FROM identities WHERE account_id = $1 ORDER BY linked_at";
+  private static final String ACCOUNT_WITH_IDENTITIES = """
+      SELECT a.id, a.display_name, a.primary_email, a.created_at,
+             coalesce(json_agg(json_build_object('provider', i.provider, 'login', i.login, 'email', i.email,
+                 'linked_at', to_char(i.linked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+               ORDER BY i.linked_at) FILTER (WHERE i.provider IS NOT NULL), '[]') AS identities
+      FROM accounts a LEFT JOIN identities i ON i.account_id = a.id
+      WHERE a.id = $1 GROUP BY a.id""";
   private static final String AUDIT = """
       INSERT INTO audit_log (actor, action, target, after) VALUES ($1, $2, $3, $4)""";
 
@@ -83,12 +94,25 @@ public final class AccountRepository {
             new JsonObject().put("provider", identity.provider()).put("login", identity.login()))));
   }
 
-  /** Refreshes what the provider says about a returning identity and grants config roles. */
-  public Future<Void> touch(String accountId, ExternalIdentity identity, Set<String> configRoles) {
+  /**
+   * Refreshes what the provider says about a returning identity and brings the roles config
+   * grants up to date, judged over all the account's identities.
+   */
+  public Future<Void> touch(String accountId, ExternalIdentity identity,
+      Function<ExternalIdentity, Set<String>> configRoles) {
     return pool.withTransaction(tx -> tx.preparedQuery(TOUCH_IDENTITY)
         .execute(Tuple.of(identity.provider(), identity.subject(), identity.login(), identity.email(),
             identity.emailVerified()))
-        .compose(v -> grant(tx, accountId, configRoles, "config")));
+        .compose(v -> tx.preparedQuery(ALL_IDENTITIES).execute(Tuple.of(accountId)))
+        .compose(rows -> {
+          Set<String> roles = new HashSet<>();
+          rows.forEach(row -> roles.addAll(configRoles.apply(new ExternalIdentity(row.getString("provider"),
+              row.getString("subject"), row.getString("login"), row.getString("email"),
+              row.getBoolean("email_verified"), null))));
+          Tuple params = Tuple.tuple().addString(accountId).addArrayOfString(roles.toArray(new String[0]));
+          return tx.preparedQuery(DROP_STALE_CONFIG_ROLES).execute(params)
+              .compose(v -> grant(tx, accountId, roles, "config"));
+        }));
   }
 
   public Future<Set<String>> grantedRoles(String accountId) {
@@ -119,27 +143,19 @@ public final class AccountRepository {
             .map(true)));
   }
 
-  /** The account with its identities, or empty when it no longer exists. */
+  /** The account with its identities (one query), or empty when it no longer exists. */
   public Future<Optional<JsonObject>> describe(String accountId) {
-    return pool.preparedQuery(ACCOUNT).execute(Tuple.of(accountId)).compose(rows -> {
+    return pool.preparedQuery(ACCOUNT_WITH_IDENTITIES).execute(Tuple.of(accountId)).map(rows -> {
       if (rows.size() == 0) {
-        return Future.succeededFuture(Optional.empty());
+        return Optional.empty();
       }
       Row account = rows.iterator().next();
-      return pool.preparedQuery(IDENTITIES).execute(Tuple.of(accountId)).map(identityRows -> {
-        JsonArray identities = new JsonArray();
-        identityRows.forEach(row -> identities.add(new JsonObject()
-            .put("provider", row.getString("provider"))
-            .put("login", row.getString("login"))
-            .put("email", row.getString("email"))
-            .put("linked_at", row.getOffsetDateTime("linked_at").toInstant().toString())));
-        return Optional.of(new JsonObject()
-            .put("id", account.getString("id"))
-            .put("display_name", account.getString("display_name"))
-            .put("primary_email", account.getString("primary_email"))
-            .put("created_at", account.getOffsetDateTime("created_at").toInstant().toString())
-            .put("identities", identities));
-      });
+      return Optional.of(new JsonObject()
+          .put("id", account.getString("id"))
+          .put("display_name", account.getString("display_name"))
+          .put("primary_email", account.getString("primary_email"))
+          .put("created_at", account.getOffsetDateTime("created_at").toInstant().toString())
+          .put("identities", account.getJsonArray("identities")));
     });
   }
 

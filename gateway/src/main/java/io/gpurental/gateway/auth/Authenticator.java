@@ -56,7 +56,7 @@ public final class Authenticator implements Handler<RoutingContext> {
     Future.succeededFuture().compose(v -> caller(ctx))
         .compose(caller -> {
           caller.ifPresent(principal -> principal.attachTo(ctx));
-          Operation operation = contract.contract().findOperation(ctx.request().path(), ctx.request().method());
+          Operation operation = contract.contract().findOperation(ctx.normalizedPath(), ctx.request().method());
           if (operation != null) {
             AccessPolicy.check(contract.securityOf(operation.getOperationId()), caller);
             ctx.put(CHECKED_OPERATION, operation.getOperationId());
@@ -105,7 +105,9 @@ public final class Authenticator implements Handler<RoutingContext> {
       token.scopes().forEach(id -> Scope.fromId(id).ifPresent(scopes::add));
       // a token never exceeds what its account may do now (e.g. after losing the operator role)
       scopes.retainAll(Scope.allowedFor(roles));
-      tokens.touch(token.tokenId());
+      if (token.touchDue()) {
+        tokens.touch(token.tokenId());
+      }
       return new Principal(token.accountId(), roles, scopes, Principal.Method.TOKEN, Optional.of(token.tokenId()));
     });
   }

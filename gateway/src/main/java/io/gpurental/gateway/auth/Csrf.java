@@ -18,7 +18,15 @@ public final class Csrf {
   private final String origin;
 
   public Csrf(URI publicUrl) {
-    this.origin = publicUrl.getScheme() + "://" + publicUrl.getAuthority();
+    this.origin = origin(publicUrl);
+  }
+
+  /** The origin as browsers serialise it: lower-case scheme and host, default port omitted. */
+  static String origin(URI url) {
+    String scheme = url.getScheme().toLowerCase(java.util.Locale.ROOT);
+    int port = url.getPort();
+    boolean defaultPort = port == -1 || (scheme.equals("https") && port == 443) || (scheme.equals("http") && port == 80);
+    return scheme + "://" + url.getHost().toLowerCase(java.util.Locale.ROOT) + (defaultPort ? "" : ":" + port);
   }
 
   public static boolean changesState(HttpMethod method) {

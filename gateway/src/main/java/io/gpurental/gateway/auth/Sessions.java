@@ -59,7 +59,10 @@ public final class Sessions {
     };
   }
 
-  /** The signed-in account of this session, ending the session if it outlived its absolute timeout. */
+  /**
+   * The signed-in account of this session. Past the absolute timeout the sign-in is forgotten
+   * (the session itself stays usable, e.g. for the sign-in that follows).
+   */
   public Optional<String> accountOf(RoutingContext ctx) {
     Session session = ctx.session();
     if (session == null || session.get(ACCOUNT) == null) {
@@ -67,7 +70,9 @@ public final class Sessions {
     }
     Long signedInAt = session.get(SIGNED_IN_AT);
     if (signedInAt == null || Instant.ofEpochMilli(signedInAt).plus(absoluteTimeout).isBefore(Instant.now())) {
-      end(ctx);
+      session.remove(ACCOUNT);
+      session.remove(SIGNED_IN_AT);
+      session.remove(CSRF);
       return Optional.empty();
     }
     return Optional.of(session.get(ACCOUNT));

@@ -131,6 +131,10 @@ public final class ConfigLoader {
   private static GatewayConfig map(Settings s) {
     Mode mode = s.oneOf("mode", Mode.class);
     HttpConfig http = http(s);
+    if (mode == Mode.SANDBOX && http.behindTls()) {
+      throw new ConfigException("mode", "sandbox mode lets anyone sign in as any test person (operators included),"
+          + " so it refuses an https http.public_url; set " + environmentVariable("mode") + "=production to deploy");
+    }
     return new GatewayConfig(mode, http, db(s), cluster(s), AuthSettings.auth(s, mode, http.publicUrl()),
         new RateLimitConfig(
             s.intBetween("rate_limits.sign_ins_per_minute", 1, 100_000),
@@ -145,7 +149,8 @@ public final class ConfigLoader {
         s.intBetween("http.instances", 0, 256),
         s.intBetween("http.body_limit_bytes", 1024, 64 * 1024 * 1024),
         s.url("http.public_url", "http", "https"),
-        Duration.ofSeconds(s.intBetween("http.drain_timeout_seconds", 0, 600)));
+        Duration.ofSeconds(s.intBetween("http.drain_timeout_seconds", 0, 600)),
+        s.bool("http.trust_forwarded_headers"));
   }
 
   private static DbConfig db(Settings s) {

@@ -10,7 +10,8 @@ public record HttpConfig(
     int instances,
     int bodyLimitBytes,
     URI publicUrl,
-    Duration drainTimeout) {
+    Duration drainTimeout,
+    boolean trustForwardedHeaders) {
 
   /** Behind TLS the cookies get Secure and responses carry HSTS. */
   public boolean behindTls() {

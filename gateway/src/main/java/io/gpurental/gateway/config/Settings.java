@@ -45,6 +45,14 @@ final class Settings {
     return value;
   }
 
+  boolean bool(String path) {
+    String raw = string(path).toLowerCase(Locale.ROOT);
+    if (raw.equals("true") || raw.equals("false")) {
+      return Boolean.parseBoolean(raw);
+    }
+    throw new ConfigException(path, "must be true or false (got '" + raw + "')");
+  }
+
   int port(String path) {
     return intBetween(path, 1, 65535);
   }

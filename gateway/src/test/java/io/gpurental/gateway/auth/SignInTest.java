@@ -173,6 +173,24 @@ class SignInTest {
   }
 
   @Test
+  void linkingASecondIdentityOfTheSameProviderIsRefused() {
+    WebSession browser = new WebSession();
+    browser.signIn(node, "google", "uma@example.com");
+    String landing = browser.finish(browser.approve(browser.startSignIn(node, "google", null), "uma2@example.com", null));
+    assertTrue(landing.startsWith("/signin?error=provider_already_linked"), landing);
+    assertEquals(1, browser.me(node).getJsonArray("identities").size());
+  }
+
+  @Test
+  void identityOfAnotherAccountIsNotLinked() {
+    new WebSession().signIn(node, "google", "walter@example.com");
+    WebSession browser = new WebSession();
+    browser.signIn(node, "github", "wanda");
+    String landing = browser.finish(browser.approve(browser.startSignIn(node, "google", null), "walter@example.com", null));
+    assertTrue(landing.startsWith("/signin?error=identity_in_use"), landing);
+  }
+
+  @Test
   void configuredOperatorLoginGetsTheOperatorRole() {
     WebSession browser = new WebSession();
     browser.signIn(node, "github", "operator");

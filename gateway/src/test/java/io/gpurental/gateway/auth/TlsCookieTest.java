@@ -1,5 +1,6 @@
 package io.gpurental.gateway.auth;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.TestGateway;
@@ -14,6 +15,10 @@ class TlsCookieTest {
   void httpsPublicUrlMakesTheCookieSecure() {
     Map<String, String> settings = TestGateway.settings();
     settings.put("GATEWAY_HTTP_PUBLIC_URL", "https://gateway.example");
+    // sandbox mode refuses https; production with a (never contacted) GitHub client will do
+    settings.put("GATEWAY_MODE", "production");
+    settings.put("GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.test");
+    settings.put("GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "not-used");
     try (TestGateway node = TestGateway.start(settings)) {
       HttpResponse<String> start = new WebSession().get(node.url("/auth/github"));
       String setCookie = start.headers().allValues("Set-Cookie").stream()
@@ -23,6 +28,11 @@ class TlsCookieTest {
       assertTrue(setCookie.contains("Path=/"), setCookie);
       assertTrue(setCookie.contains("SameSite=Lax"), setCookie);
       assertTrue(start.headers().firstValue("Strict-Transport-Security").isPresent());
+      String location = start.headers().firstValue("Location").orElseThrow();
+      assertTrue(location.startsWith("https://github.com/login/oauth/authorize?"), location);
+      assertTrue(location.contains("redirect_uri=https%3A%2F%2Fgateway.example%2Fauth%2Fgithub%2Fcallback"), location);
+      assertEquals(404, new WebSession().get(node.url("/sandbox/github/login/oauth/authorize")).statusCode(),
+          "no sandbox in production");
     }
   }
 }

@@ -61,6 +61,13 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void sandboxRefusesAnHttpsPublicUrl() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_PUBLIC_URL", "https://gpus.example.com")));
+    assertTrue(e.getMessage().startsWith("mode: sandbox mode"), e.getMessage());
+  }
+
+  @Test
   void productionWithoutAnyIdentityProviderNamesWhatToSet() {
     ConfigException e = assertThrows(ConfigException.class,
         () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_MODE", "production")));

@@ -15,6 +15,8 @@ import java.util.Set;
  * holds the same verified email (then the person is told how to link instead).
  */
 public final class AccountLinker {
+  /** The unique key (account_id, provider) of V2__accounts_and_tokens.sql. */
+  private static final String ONE_PER_PROVIDER = "identities_account_id_provider_key";
   private final AccountRepository accounts;
   private final AuthConfig auth;
 
@@ -37,21 +39,24 @@ public final class AccountLinker {
   }
 
   private Future<SignInOutcome> decide(ExternalIdentity identity, Optional<String> signedInAccount) {
-    Set<String> configRoles = configRoles(identity);
     return accounts.findByIdentity(identity.provider(), identity.subject()).compose(owner -> {
       if (owner.isPresent()) {
         if (signedInAccount.isPresent() && !signedInAccount.get().equals(owner.get())) {
           return Future.succeededFuture(new SignInOutcome.IdentityInUse());
         }
-        return accounts.touch(owner.get(), identity, configRoles)
+        return accounts.touch(owner.get(), identity, this::configRoles)
             .map(v -> new SignInOutcome.SignedIn(owner.get()));
       }
       if (signedInAccount.isPresent()) {
         return accounts.link(signedInAccount.get(), identity)
-            .compose(v -> accounts.touch(signedInAccount.get(), identity, configRoles))
-            .map(v -> new SignInOutcome.Linked(signedInAccount.get()));
+            .compose(v -> accounts.touch(signedInAccount.get(), identity, this::configRoles))
+            .<SignInOutcome>map(v -> new SignInOutcome.Linked(signedInAccount.get()))
+            .recover(failure -> failure instanceof PgException pg
+                && ONE_PER_PROVIDER.equals(pg.getConstraint())
+                ? Future.succeededFuture(new SignInOutcome.ProviderAlreadyLinked())
+                : Future.failedFuture(failure));
       }
-      return newAccountUnlessEmailTaken(identity, configRoles);
+      return newAccountUnlessEmailTaken(identity, configRoles(identity));
     });
   }
 

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.auth.signin;
 
 import io.gpurental.gateway.config.AuthConfig;
+import io.gpurental.gateway.platform.Futures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -41,7 +42,11 @@ public final class GoogleProvider implements IdentityProvider {
    * sandbox mode, be this very server, which is not listening yet at boot). A failed discovery
    * is retried by the next sign-in.
    */
-  private synchronized Future<OAuth2Auth> oauth() {
+  private Future<OAuth2Auth> oauth() {
+    return Futures.onCallerContext(vertx, discovery());
+  }
+
+  private synchronized Future<OAuth2Auth> discovery() {
     if (discovered == null || discovered.failed()) {
       discovered = OpenIDConnectAuth.discover(vertx, new OAuth2Options()
           .setClientId(config.clientId())

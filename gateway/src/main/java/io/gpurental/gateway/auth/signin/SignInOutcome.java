@@ -13,4 +13,7 @@ public sealed interface SignInOutcome {
 
   /** The identity is already linked to a different account than the one signed in. */
   record IdentityInUse() implements SignInOutcome {}
+
+  /** The signed-in account already links another identity of this provider. */
+  record ProviderAlreadyLinked() implements SignInOutcome {}
 }

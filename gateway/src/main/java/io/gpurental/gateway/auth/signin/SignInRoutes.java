@@ -122,6 +122,8 @@ public final class SignInRoutes {
     } else if (outcome instanceof SignInOutcome.EmailInUse inUse) {
       failSignIn(ctx, "email_in_use", Map.of("provider", provider.name(), "email", inUse.email(),
           "existing", inUse.existingProvider()));
+    } else if (outcome instanceof SignInOutcome.ProviderAlreadyLinked) {
+      failSignIn(ctx, "provider_already_linked", Map.of("provider", provider.name()));
     } else {
       failSignIn(ctx, "identity_in_use", Map.of("provider", provider.name()));
     }

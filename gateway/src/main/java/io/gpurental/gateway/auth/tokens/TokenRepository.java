@@ -29,10 +29,11 @@ public final class TokenRepository {
       WHERE id = $1 AND account_id = $2 RETURNING id""";
   private static final String AUTHENTICATE = """
       SELECT t.id, t.account_id, t.scopes,
+             (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS touch_due,
              array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles
       FROM api_tokens t
       WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())""";
-  /** At most one write a minute per token, so busy clients don't turn reads into writes. */
+  /** At most one write a minute per token, so busy clients don't turn every read into a write. */
   private static final String TOUCH = """
       UPDATE api_tokens SET last_used_at = now()
       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')""";
@@ -44,8 +45,12 @@ public final class TokenRepository {
     this.pool = pool;
   }
 
-  /** A live token's owner, scopes and the owner's granted roles. */
-  public record TokenOwner(String tokenId, String accountId, List<String> scopes, Set<String> roles) {}
+  /**
+   * A live token's owner, scopes and the owner's granted roles; {@code touchDue} when its
+   * last-used time is due for an update.
+   */
+  public record TokenOwner(String tokenId, String accountId, List<String> scopes, Set<String> roles,
+      boolean touchDue) {}
 
   public Future<ApiToken> create(String id, String accountId, String name, String secret, List<String> scopes,
       OffsetDateTime expiresAt) {
@@ -85,7 +90,7 @@ public final class TokenRepository {
       Row row = rows.iterator().next();
       return Optional.of(new TokenOwner(row.getString("id"), row.getString("account_id"),
           Arrays.asList(row.getArrayOfStrings("scopes")),
-          new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles")))));
+          new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles"))), row.getBoolean("touch_due")));
     });
   }
 

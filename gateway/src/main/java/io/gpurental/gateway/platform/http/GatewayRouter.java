@@ -3,6 +3,7 @@ package io.gpurental.gateway.platform.http;
 import io.gpurental.gateway.platform.ApiContract;
 import io.gpurental.gateway.platform.Feature;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.AllowForwardHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
@@ -21,6 +22,10 @@ final class GatewayRouter {
     int bodyLimit = setup.http().bodyLimitBytes();
     ProblemHandler problems = new ProblemHandler(bodyLimit);
     Router router = Router.router(vertx);
+    if (setup.http().trustForwardedHeaders()) {
+      // behind a proxy that sets X-Forwarded-*: client addresses (rate limits) come from it
+      router.allowForward(AllowForwardHeaders.X_FORWARD);
+    }
     router.route().handler(new RequestIds()).handler(new SecurityHeaders(setup.http().behindTls()));
     router.route().handler(BodyHandler.create(false).setBodyLimit(bodyLimit));
 

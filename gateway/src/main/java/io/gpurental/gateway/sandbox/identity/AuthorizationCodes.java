@@ -17,18 +17,25 @@ import java.util.Base64;
 final class AuthorizationCodes {
   private static final long CODE_TTL_MS = 10 * 60 * 1000L;
   private static final long TOKEN_TTL_MS = 60 * 60 * 1000L;
-  private final Future<AsyncMap<String, JsonObject>> codes;
-  private final Future<AsyncMap<String, JsonObject>> tokens;
+  private final Vertx vertx;
 
   AuthorizationCodes(Vertx vertx) {
-    this.codes = vertx.sharedData().getAsyncMap("sandbox.identity.codes");
-    this.tokens = vertx.sharedData().getAsyncMap("sandbox.identity.tokens");
+    this.vertx = vertx;
+  }
+
+  /** Looked up per call (cheap), so callbacks stay on the calling request's event loop. */
+  private Future<AsyncMap<String, JsonObject>> codes() {
+    return vertx.sharedData().getAsyncMap("sandbox.identity.codes");
+  }
+
+  private Future<AsyncMap<String, JsonObject>> tokens() {
+    return vertx.sharedData().getAsyncMap("sandbox.identity.tokens");
   }
 
   /** Issues a code for an approved authorization request. */
   Future<String> issue(JsonObject grant) {
     String code = Ids.randomBase62(24);
-    return codes.compose(map -> map.put(code, grant, CODE_TTL_MS)).map(code);
+    return codes().compose(map -> map.put(code, grant, CODE_TTL_MS)).map(code);
   }
 
   /**
@@ -39,7 +46,7 @@ final class AuthorizationCodes {
     if (code == null) {
       return Future.failedFuture(new OAuthError("invalid_request", "code is required"));
     }
-    return codes.compose(map -> map.remove(code)).compose(grant -> {
+    return codes().compose(map -> map.remove(code)).compose(grant -> {
       if (grant == null) {
         return Future.failedFuture(new OAuthError("invalid_grant", "The code is incorrect, expired or already used."));
       }
@@ -50,7 +57,7 @@ final class AuthorizationCodes {
         return Future.failedFuture(new OAuthError("invalid_grant", "redirect_uri does not match the authorization request."));
       }
       String challenge = grant.getString("code_challenge");
-      if (challenge != null && (verifier == null || !challenge.equals(s256(verifier)))) {
+      if (verifier == null || !challenge.equals(s256(verifier))) {
         return Future.failedFuture(new OAuthError("invalid_grant", "PKCE verification failed: code_verifier does not match."));
       }
       return Future.succeededFuture(grant);
@@ -59,7 +66,7 @@ final class AuthorizationCodes {
 
   Future<String> issueAccessToken(String prefix, JsonObject person) {
     String token = prefix + Ids.randomBase62(36);
-    return tokens.compose(map -> map.put(token, person, TOKEN_TTL_MS)).map(token);
+    return tokens().compose(map -> map.put(token, person, TOKEN_TTL_MS)).map(token);
   }
 
   Future<JsonObject> person(String bearerHeader) {
@@ -67,7 +74,7 @@ final class AuthorizationCodes {
       return Future.succeededFuture(null);
     }
     String token = bearerHeader.substring(7).trim();
-    return tokens.compose(map -> map.get(token));
+    return tokens().compose(map -> map.get(token));
   }
 
   static String s256(String verifier) {

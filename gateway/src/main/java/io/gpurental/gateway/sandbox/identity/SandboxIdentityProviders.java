@@ -80,6 +80,11 @@ public final class SandboxIdentityProviders implements Feature {
       return;
     }
     String state = params.get("state");
+    if (!"S256".equals(params.get("code_challenge_method")) || params.get("code_challenge") == null) {
+      redirect(ctx, redirectUri, Map.of("error", "invalid_request",
+          "error_description", "PKCE with code_challenge_method=S256 is required", "state", nullToEmpty(state)));
+      return;
+    }
     if ("deny".equals(params.get("decision"))) {
       redirect(ctx, redirectUri, Map.of("error", "access_denied", "state", nullToEmpty(state)));
       return;
@@ -99,7 +104,7 @@ public final class SandboxIdentityProviders implements Feature {
     JsonObject grant = new JsonObject()
         .put("client_id", client.clientId())
         .put("redirect_uri", redirectUri)
-        .put("code_challenge", "S256".equals(params.get("code_challenge_method")) ? params.get("code_challenge") : null)
+        .put("code_challenge", params.get("code_challenge"))
         .put("nonce", params.get("nonce"))
         .put("fault", params.get("fault"))
         .put("person", person);
@@ -214,10 +219,14 @@ public final class SandboxIdentityProviders implements Feature {
   private static String[] clientCredentials(RoutingContext ctx, MultiMap form) {
     String header = ctx.request().getHeader("Authorization");
     if (header != null && header.regionMatches(true, 0, "Basic ", 0, 6)) {
-      String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
-      int colon = decoded.indexOf(':');
-      if (colon > 0) {
-        return new String[] {decode(decoded.substring(0, colon)), decode(decoded.substring(colon + 1))};
+      try {
+        String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+        int colon = decoded.indexOf(':');
+        if (colon > 0) {
+          return new String[] {decode(decoded.substring(0, colon)), decode(decoded.substring(colon + 1))};
+        }
+      } catch (IllegalArgumentException malformed) {
+        return new String[] {null, null};
       }
     }
     return new String[] {form.get("client_id"), form.get("client_secret")};

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.sandbox.identity;
 
+import io.gpurental.gateway.platform.Futures;
 import io.gpurental.gateway.platform.Ids;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -33,7 +34,11 @@ final class SigningKey {
     this.vertx = vertx;
   }
 
-  synchronized Future<Loaded> get() {
+  Future<Loaded> get() {
+    return Futures.onCallerContext(vertx, shared());
+  }
+
+  private synchronized Future<Loaded> shared() {
     if (loaded == null || loaded.failed()) {
       loaded = vertx.sharedData().<String, JsonObject>getAsyncMap("sandbox.identity.keys")
           .compose(map -> vertx.executeBlocking(SigningKey::generate)

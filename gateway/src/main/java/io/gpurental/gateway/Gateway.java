@@ -1,6 +1,9 @@
 package io.gpurental.gateway;
 
 import io.gpurental.gateway.auth.AuthFeature;
+import io.gpurental.gateway.catalog.CatalogFeature;
+import io.gpurental.gateway.catalog.DemoFleet;
+import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.config.Mode;
 import io.gpurental.gateway.platform.Feature;
@@ -113,7 +116,8 @@ public final class Gateway {
           NodeMetrics.bindJvmMetrics(metrics);
           Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
               new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()));
-          return gateway.deployHttp(metrics)
+          Future<Void> seeded = config.mode() == Mode.SANDBOX ? DemoFleet.seed(vertx, gateway.pool) : Future.succeededFuture();
+          return seeded.compose(v -> gateway.deployHttp(metrics))
               .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
               .map(v -> gateway)
               .toCompletionStage()
@@ -158,6 +162,7 @@ public final class Gateway {
     features.add(new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance())));
     features.add(new PlatformApi(buildInfo, contract));
+    features.add(new CatalogFeature(pool, new Quotes(vertx, config.pricing()), config.pricing()));
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(),
           config.http().publicUrl().toString().replaceAll("/+$", "")));

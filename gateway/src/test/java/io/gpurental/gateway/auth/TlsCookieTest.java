@@ -19,6 +19,7 @@ class TlsCookieTest {
     settings.put("GATEWAY_MODE", "production");
     settings.put("GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.test");
     settings.put("GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "not-used");
+    settings.put("GATEWAY_PRICING_QUOTE_SIGNING_KEY", "a-test-key-of-at-least-32-characters!");
     try (TestGateway node = TestGateway.start(settings)) {
       HttpResponse<String> start = new WebSession().get(node.url("/auth/github"));
       String setCookie = start.headers().allValues("Set-Cookie").stream()

@@ -39,7 +39,8 @@ class ConfigLoaderTest {
         "GATEWAY_CLUSTER_MEMBERS", "10.0.0.1:5701, 10.0.0.2",
         "GATEWAY_MODE", "production",
         "GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.abc",
-        "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "s3cret"));
+        "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "s3cret",
+        "GATEWAY_PRICING_QUOTE_SIGNING_KEY", "a-production-key-of-at-least-32-chars"));
     assertEquals(9090, config.http().port());
     assertEquals(Mode.PRODUCTION, config.mode());
     assertEquals(32, config.db().poolSize());
@@ -58,6 +59,20 @@ class ConfigLoaderTest {
     assertEquals("http://127.0.0.1:9000/sandbox/github", config.auth().github().orElseThrow().site().toString());
     assertEquals("http://127.0.0.1:9000/sandbox/google", config.auth().google().orElseThrow().site().toString());
     assertEquals(List.of("operator"), config.auth().operatorGithubLogins());
+  }
+
+  @Test
+  void productionNeedsAQuoteSigningKey() {
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of(), Map.of(
+        "GATEWAY_MODE", "production", "GATEWAY_AUTH_GITHUB_CLIENT_ID", "a", "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "b")));
+    assertTrue(e.getMessage().startsWith("pricing.quote_signing_key: is required in production"), e.getMessage());
+  }
+
+  @Test
+  void malformedDurationDiscountNamesTheSetting() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_PRICING_DURATION_DISCOUNTS", "24h:5%")));
+    assertTrue(e.getMessage().startsWith("pricing.duration_discounts:"), e.getMessage());
   }
 
   @Test

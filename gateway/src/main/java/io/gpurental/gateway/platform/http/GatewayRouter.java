@@ -55,6 +55,8 @@ final class GatewayRouter {
     Map<String, Integer> guards = new HashMap<>();
     for (OpenAPIRoute route : builder.getRoutes()) {
       String operationId = route.getOperation().getOperationId();
+      route.addHandler(new UnknownQueryParameters(route.getOperation()));
+      guards.merge(operationId, 1, Integer::sum);
       for (Feature feature : setup.features()) {
         feature.operationGuard(operationId).ifPresent(guard -> {
           route.addHandler(guard);

@@ -1,0 +1,139 @@
+package io.gpurental.gateway.catalog;
+
+import io.gpurental.gateway.config.PricingConfig;
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.gpurental.gateway.pricing.PriceCalculator;
+import io.gpurental.gateway.pricing.Window;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+
+/** {@code GET /offers}, {@code GET /offers/{id}}, {@code GET /gpu-models}: the public catalog. */
+final class CatalogApi {
+  private static final int DEFAULT_LIMIT = 20;
+  private static final int TIMELINE_HOURS = 14 * 24;
+  private final CatalogRepository repository;
+  private final PriceCalculator calculator;
+  private final PricingConfig pricing;
+
+  CatalogApi(CatalogRepository repository, PriceCalculator calculator, PricingConfig pricing) {
+    this.repository = repository;
+    this.calculator = calculator;
+    this.pricing = pricing;
+  }
+
+  void bind(RouterBuilder api) {
+    api.getRoute("listOffers").addHandler(this::list);
+    api.getRoute("getOffer").addHandler(this::get);
+    api.getRoute("listGpuModels").addHandler(ctx -> repository.gpuModels()
+        .onSuccess(models -> ctx.json(new JsonObject().put("data", models))).onFailure(ctx::fail));
+  }
+
+  private void list(RoutingContext ctx) {
+    Window window = Window.parse(param(ctx, "start"), intParam(ctx, "hours"), pricing.maxHours(), "#/");
+    int minGpus = orDefault(intParam(ctx, "min_gpus"), 1);
+    int maxGpus = orDefault(intParam(ctx, "max_gpus"), Integer.MAX_VALUE);
+    if (maxGpus < minGpus) {
+      throw new Invalid("max_gpus is below min_gpus", List.of(new Invalid.FieldError("#/max_gpus", "must be ≥ min_gpus")));
+    }
+    boolean includeUnavailable = "true".equals(param(ctx, "include_unavailable"));
+    String sort = orDefault(param(ctx, "sort"), "price");
+    int limit = orDefault(intParam(ctx, "limit"), DEFAULT_LIMIT);
+    int offset = offset(param(ctx, "cursor"));
+    Long maxPrice = ctx.request().getParam("max_price_per_gpu_hour") == null ? null
+        : Long.parseLong(ctx.request().getParam("max_price_per_gpu_hour"));
+    CatalogRepository.Filter filter = new CatalogRepository.Filter(param(ctx, "gpu_model"),
+        intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
+
+    repository.offers(filter, window.startUtc(), window.endUtc()).onSuccess(rows -> {
+      List<JsonObject> offers = rows.stream()
+          .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
+          .filter(row -> includeUnavailable || row.bookable(minGpus, maxGpus))
+          .map(row -> priced(row, window, minGpus, maxGpus))
+          .sorted(order(sort))
+          .toList();
+      JsonArray page = new JsonArray(offers.stream().skip(offset).limit(limit).map(Object.class::cast).toList());
+      String next = offset + limit < offers.size() ? cursor(offset + limit) : null;
+      ctx.json(new JsonObject().put("data", page).put("next_cursor", next));
+    }).onFailure(ctx::fail);
+  }
+
+  private void get(RoutingContext ctx) {
+    String offerId = ctx.pathParam("offer_id");
+    Window window = Window.parse(param(ctx, "start"), intParam(ctx, "hours"), pricing.maxHours(), "#/");
+    Instant timelineStart = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
+      OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
+      JsonObject offer = priced(row, window, 1, Integer.MAX_VALUE);
+      return repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
+          .map(free -> offer.put("availability", new JsonObject()
+              .put("start", timelineStart.toString())
+              .put("step_minutes", 60)
+              .put("free", new JsonArray("active".equals(row.hostStatus()) ? free : free.stream().map(f -> 0).toList()))))
+          .compose(withTimeline -> repository.priceHistory(offerId).map(history -> withTimeline.put("price_history", history)));
+    }).onSuccess(ctx::json).onFailure(ctx::fail);
+  }
+
+  private JsonObject priced(OfferRow row, Window window, int minGpus, int maxGpus) {
+    int gpuCount = row.smallestCount(minGpus);
+    return OfferJson.of(row, window, gpuCount,
+        calculator.price(row.pricePerGpuHour(), row.currency(), gpuCount, window.hours()), minGpus, maxGpus);
+  }
+
+  private static Comparator<JsonObject> order(String sort) {
+    Comparator<JsonObject> byId = Comparator.comparing(offer -> offer.getString("id"));
+    Comparator<JsonObject> primary = switch (sort) {
+      case "price_per_vram_gb" -> Comparator.comparingDouble(offer -> (double) allIn(offer) / offer.getInteger("vram_gb"));
+      case "vram" -> Comparator.comparingInt((JsonObject offer) -> offer.getInteger("vram_gb")).reversed();
+      case "availability" -> Comparator.comparingInt((JsonObject offer) -> offer.getInteger("gpus_available")).reversed();
+      default -> Comparator.comparingLong(CatalogApi::allIn);
+    };
+    return primary.thenComparing(byId);
+  }
+
+  private static long allIn(JsonObject offer) {
+    return offer.getJsonObject("all_in_per_gpu_hour").getLong("amount");
+  }
+
+  private static String cursor(int offset) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(("o:" + offset).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static int offset(String cursor) {
+    if (cursor == null) {
+      return 0;
+    }
+    try {
+      String decoded = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      if (decoded.startsWith("o:")) {
+        return Math.max(0, Integer.parseInt(decoded.substring(2)));
+      }
+    } catch (IllegalArgumentException e) {
+      // falls through to the error below
+    }
+    throw new Invalid("cursor is not one this API returned",
+        List.of(new Invalid.FieldError("#/cursor", "use the next_cursor of the previous page")));
+  }
+
+  private static String param(RoutingContext ctx, String name) {
+    String value = ctx.request().getParam(name);
+    return value == null || value.isBlank() ? null : value;
+  }
+
+  private static Integer intParam(RoutingContext ctx, String name) {
+    String value = param(ctx, name);
+    return value == null ? null : Integer.valueOf(value);
+  }
+
+  private static <T> T orDefault(T value, T fallback) {
+    return value == null ? fallback : value;
+  }
+}

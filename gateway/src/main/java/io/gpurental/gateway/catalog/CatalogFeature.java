@@ -1,0 +1,29 @@
+package io.gpurental.gateway.catalog;
+
+import io.gpurental.gateway.config.PricingConfig;
+import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.pricing.QuotableOffer;
+import io.gpurental.gateway.pricing.Quotes;
+import io.gpurental.gateway.pricing.QuotesApi;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.Pool;
+
+/** The public catalog of bookable capacity, and quotes that guarantee its prices. */
+public final class CatalogFeature implements Feature {
+  private final CatalogApi catalog;
+  private final QuotesApi quotes;
+
+  public CatalogFeature(Pool pool, Quotes quotes, PricingConfig pricing) {
+    CatalogRepository repository = new CatalogRepository(pool);
+    this.catalog = new CatalogApi(repository, quotes.calculator(), pricing);
+    this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
+        .map(found -> found.map(row -> new QuotableOffer(row.id(), row.gpuCounts(), row.gpusAvailable(), row.gpusTotal(),
+            row.pricePerGpuHour(), row.currency()))), pricing);
+  }
+
+  @Override
+  public void bind(RouterBuilder api) {
+    catalog.bind(api);
+    quotes.bind(api);
+  }
+}

@@ -1,0 +1,134 @@
+package io.gpurental.gateway.catalog;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads offers, their availability and prices. */
+public final class CatalogRepository {
+  /**
+   * Every offer matching the SQL-side filters, with the GPUs of its host that no active booking
+   * holds at any time in [$1, $2). Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM,
+   * $5 region, $6 site (id or name), $7 interconnect, $8 max base price, $9 offer id.
+   */
+  private static final String OFFERS = """
+      SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
+             s.name AS site, s.region, s.country,
+             g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
+             (SELECT count(*) FROM gpus free_gpu WHERE free_gpu.host_id = h.id AND NOT EXISTS (
+                SELECT 1 FROM reservation_gpus r
+                WHERE r.gpu_id = free_gpu.id AND r.active AND r.period && tstzrange($1, $2))) :: integer AS gpus_free,
+             o.gpu_counts, h.cpu_model, h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
+             o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu,
+             p.amount_per_gpu_hour AS price_per_gpu_hour, p.currency,
+             m.hyperscaler_price_minor, m.specialized_price_minor
+      FROM offers o
+      JOIN hosts h ON h.id = o.host_id
+      JOIN sites s ON s.id = h.site_id
+      JOIN LATERAL (SELECT min(model) AS model, min(vram_gb) AS vram_gb, count(*) :: integer AS total
+                    FROM gpus WHERE host_id = h.id) g ON g.total > 0
+      JOIN gpu_models m ON m.name = g.model
+      JOIN LATERAL (SELECT amount_per_gpu_hour, currency FROM prices
+                    WHERE offer_id = o.id AND effective_from <= now()
+                    ORDER BY effective_from DESC LIMIT 1) p ON true
+      WHERE ($3::text IS NULL OR lower(g.model) = lower($3))
+        AND ($4::integer IS NULL OR g.vram_gb >= $4)
+        AND ($5::text IS NULL OR s.region = $5)
+        AND ($6::text IS NULL OR s.id = $6 OR lower(s.name) = lower($6))
+        AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
+        AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)
+        AND ($9::text IS NULL OR o.id = $9)""";
+  private static final String TIMELINE = """
+      SELECT n, (SELECT count(*) FROM gpus g WHERE g.host_id = o.host_id AND NOT EXISTS (
+                 SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active
+                   AND r.period && tstzrange($2::timestamptz + n * interval '1 hour',
+                                              $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free
+      FROM offers o CROSS JOIN generate_series(0, $3::integer - 1) AS n
+      WHERE o.id = $1 ORDER BY n""";
+  private static final String PRICE_HISTORY = """
+      SELECT amount_per_gpu_hour, currency, effective_from FROM prices WHERE offer_id = $1 ORDER BY effective_from""";
+  private static final String GPU_MODELS = """
+      SELECT name, vram_gb, architecture, hyperscaler_price_minor, hyperscaler_source,
+             specialized_price_minor, specialized_source, reference_currency, reference_as_of
+      FROM gpu_models ORDER BY vram_gb DESC, name""";
+
+  private final Pool pool;
+
+  public CatalogRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** What the search may filter in SQL; the rest (GPU counts, availability) is decided per row. */
+  public record Filter(String gpuModel, Integer minVramGb, String region, String site, String interconnect,
+      Long maxPricePerGpuHour) {}
+
+  public Future<List<OfferRow>> offers(Filter filter, OffsetDateTime start, OffsetDateTime end) {
+    return query(Tuple.from(new Object[] {start, end, filter.gpuModel(), filter.minVramGb(), filter.region(),
+        filter.site(), filter.interconnect(), filter.maxPricePerGpuHour(), null}));
+  }
+
+  public Future<Optional<OfferRow>> offer(String offerId, OffsetDateTime start, OffsetDateTime end) {
+    return query(Tuple.from(new Object[] {start, end, null, null, null, null, null, null, offerId}))
+        .map(rows -> rows.stream().findFirst());
+  }
+
+  /** Free GPUs of the offer's host for each of {@code hours} hours from {@code start}. */
+  public Future<List<Integer>> freeByHour(String offerId, OffsetDateTime start, int hours) {
+    return pool.preparedQuery(TIMELINE).execute(Tuple.of(offerId, start, hours)).map(rows -> {
+      List<Integer> free = new ArrayList<>();
+      rows.forEach(row -> free.add(row.getInteger("free")));
+      return free;
+    });
+  }
+
+  public Future<JsonArray> priceHistory(String offerId) {
+    return pool.preparedQuery(PRICE_HISTORY).execute(Tuple.of(offerId)).map(rows -> {
+      JsonArray history = new JsonArray();
+      rows.forEach(row -> history.add(new JsonObject()
+          .put("amount_per_gpu_hour", new JsonObject().put("amount", row.getLong("amount_per_gpu_hour"))
+              .put("currency", row.getString("currency").trim()))
+          .put("effective_from", row.getOffsetDateTime("effective_from").toInstant().toString())));
+      return history;
+    });
+  }
+
+  public Future<JsonArray> gpuModels() {
+    return pool.query(GPU_MODELS).execute().map(rows -> {
+      JsonArray models = new JsonArray();
+      rows.forEach(row -> models.add(new JsonObject()
+          .put("name", row.getString("name"))
+          .put("vram_gb", row.getInteger("vram_gb"))
+          .put("architecture", row.getString("architecture"))
+          .put("reference_prices", new JsonObject()
+              .put("hyperscaler", reference(row, "hyperscaler"))
+              .put("specialized", reference(row, "specialized")))));
+      return models;
+    });
+  }
+
+  private Future<List<OfferRow>> query(Tuple params) {
+    return pool.preparedQuery(OFFERS).execute(params).map(rows -> {
+      List<OfferRow> offers = new ArrayList<>();
+      rows.forEach(row -> offers.add(OfferRow.from(row)));
+      return offers;
+    });
+  }
+
+  private static JsonObject reference(Row row, String kind) {
+    Long price = row.getLong(kind + "_price_minor");
+    if (price == null) {
+      return null;
+    }
+    return new JsonObject()
+        .put("price", new JsonObject().put("amount", price).put("currency", row.getString("reference_currency").trim()))
+        .put("source", row.getString(kind + "_source"))
+        .put("as_of", row.getLocalDate("reference_as_of") == null ? null : row.getLocalDate("reference_as_of").toString());
+  }
+}

@@ -1,0 +1,18 @@
+package io.gpurental.gateway.catalog;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+
+/** Loads the sandbox demo fleet ({@code sandbox/demo-fleet.sql}, idempotent) in sandbox mode only. */
+public final class DemoFleet {
+  private static final String RESOURCE = "sandbox/demo-fleet.sql";
+
+  private DemoFleet() {}
+
+  public static Future<Void> seed(Vertx vertx, Pool pool) {
+    return vertx.fileSystem().readFile(RESOURCE)
+        .compose(sql -> pool.withTransaction(tx -> tx.query(sql.toString()).execute()))
+        .mapEmpty();
+  }
+}

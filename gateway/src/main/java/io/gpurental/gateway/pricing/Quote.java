@@ -1,0 +1,42 @@
+package io.gpurental.gateway.pricing;
+
+import io.gpurental.gateway.platform.Money;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+
+/** A guaranteed price for one window on one offer, valid until {@code expiresAt}. */
+public record Quote(String id, String offerId, int gpuCount, Instant start, int hours, Money pricePerGpuHour,
+    List<PriceItem> items, Money total, Instant expiresAt, String cancellationPolicy) {
+
+  public Instant end() {
+    return start.plusSeconds(hours * 3600L);
+  }
+
+  public JsonObject toJson() {
+    JsonArray itemsJson = new JsonArray();
+    items.forEach(item -> itemsJson.add(item.toJson()));
+    return new JsonObject()
+        .put("id", id)
+        .put("offer_id", offerId)
+        .put("gpu_count", gpuCount)
+        .put("start", start.toString())
+        .put("end", end().toString())
+        .put("hours", hours)
+        .put("price_per_gpu_hour", pricePerGpuHour.toJson())
+        .put("items", itemsJson)
+        .put("total", total.toJson())
+        .put("expires_at", expiresAt.toString())
+        .put("cancellation_policy", cancellationPolicy);
+  }
+
+  public static Quote fromJson(JsonObject json) {
+    return new Quote(json.getString("id"), json.getString("offer_id"), json.getInteger("gpu_count"),
+        Instant.parse(json.getString("start")), json.getInteger("hours"),
+        Money.fromJson(json.getJsonObject("price_per_gpu_hour")),
+        json.getJsonArray("items").stream().map(item -> PriceItem.fromJson((JsonObject) item)).toList(),
+        Money.fromJson(json.getJsonObject("total")), Instant.parse(json.getString("expires_at")),
+        json.getString("cancellation_policy"));
+  }
+}

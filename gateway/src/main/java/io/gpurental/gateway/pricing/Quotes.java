@@ -1,0 +1,73 @@
+package io.gpurental.gateway.pricing;
+
+import io.gpurental.gateway.config.PricingConfig;
+import io.gpurental.gateway.platform.Money;
+import io.gpurental.gateway.platform.errors.Gone;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Issues and finds quotes. They live in a cluster-wide map (any node can honour them) for their
+ * validity plus a grace period, so an expired quote answers 410 rather than 404 for a while.
+ */
+public final class Quotes {
+  static final String CANCELLATION_POLICY = "Cancel before the start for a full refund. After the start, the"
+      + " unused whole hours are refunded minus a cancellation fee; downtime is credited automatically.";
+  private static final Duration GRACE = Duration.ofMinutes(30);
+  private final Vertx vertx;
+  private final PricingConfig config;
+  private final PriceCalculator calculator;
+  private final QuoteIds ids;
+
+  public Quotes(Vertx vertx, PricingConfig config) {
+    this.vertx = vertx;
+    this.config = config;
+    this.calculator = new PriceCalculator(config);
+    this.ids = new QuoteIds(config.quoteSigningKey());
+  }
+
+  public PriceCalculator calculator() {
+    return calculator;
+  }
+
+  /** Prices the window at the given rate and guarantees it for the configured time. */
+  public Future<Quote> issue(String offerId, long ratePerGpuHour, String currency, int gpuCount, Instant start,
+      int hours) {
+    PriceBreakdown price = calculator.price(ratePerGpuHour, currency, gpuCount, hours);
+    QuoteIds.QuoteId id = ids.issue(Instant.now().plus(config.quoteTtl()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    Quote quote = new Quote(id.value(), offerId, gpuCount, start, hours, new Money(ratePerGpuHour, currency),
+        price.items(), price.total(), id.expiresAt(), CANCELLATION_POLICY);
+    return map().compose(map -> map.put(id.random(), quote.toJson(), config.quoteTtl().plus(GRACE).toMillis()))
+        .map(quote);
+  }
+
+  /** The quote, still valid; 404 for unknown or forged ids, 410 once expired. */
+  public Future<Quote> find(String id) {
+    QuoteIds.QuoteId verified = ids.verify(id).orElse(null);
+    if (verified == null) {
+      return Future.failedFuture(new NotFound("No quote " + id + "."));
+    }
+    if (verified.expiresAt().isBefore(Instant.now())) {
+      return Future.failedFuture(expired(verified));
+    }
+    return map().compose(map -> map.get(verified.random())).map(json -> {
+      if (json == null) {
+        throw new NotFound("No quote " + id + ".");
+      }
+      return Quote.fromJson(json);
+    });
+  }
+
+  private static Gone expired(QuoteIds.QuoteId id) {
+    return new Gone("Quote " + id.value() + " expired at " + id.expiresAt() + "; ask for a new one.");
+  }
+
+  private Future<AsyncMap<String, JsonObject>> map() {
+    return vertx.sharedData().getAsyncMap("gateway.quotes");
+  }
+}

@@ -1,0 +1,54 @@
+package io.gpurental.gateway.pricing;
+
+import io.gpurental.gateway.config.PricingConfig;
+import io.gpurental.gateway.platform.errors.Conflict;
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/** {@code POST /quotes} and {@code GET /quotes/{id}}. */
+public final class QuotesApi {
+  private final Quotes quotes;
+  private final BiFunction<String, Window, Future<Optional<QuotableOffer>>> offers;
+  private final PricingConfig pricing;
+
+  public QuotesApi(Quotes quotes, BiFunction<String, Window, Future<Optional<QuotableOffer>>> offers, PricingConfig pricing) {
+    this.quotes = quotes;
+    this.offers = offers;
+    this.pricing = pricing;
+  }
+
+  public void bind(RouterBuilder api) {
+    api.getRoute("createQuote").addHandler(this::create);
+    api.getRoute("getQuote").addHandler(ctx -> quotes.find(ctx.pathParam("quote_id"))
+        .onSuccess(quote -> ctx.json(quote.toJson())).onFailure(ctx::fail));
+  }
+
+  private void create(RoutingContext ctx) {
+    JsonObject body = ctx.body().asJsonObject();
+    String offerId = body.getString("offer_id");
+    int gpuCount = body.getInteger("gpu_count");
+    Window window = Window.parse(body.getString("start"), body.getInteger("hours"), pricing.maxHours(), "#/");
+    offers.apply(offerId, window).compose(found -> {
+      QuotableOffer offer = found.orElseThrow(() -> new Invalid("No offer " + offerId + ".",
+          List.of(new Invalid.FieldError("#/offer_id", "unknown offer"))));
+      if (!offer.gpuCounts().contains(gpuCount)) {
+        throw new Invalid("This offer sells " + offer.gpuCounts() + " GPUs at a time.",
+            List.of(new Invalid.FieldError("#/gpu_count", "must be one of " + offer.gpuCounts())));
+      }
+      if (gpuCount > offer.gpusAvailable()) {
+        throw new Conflict("Only " + offer.gpusAvailable() + " of " + offer.gpusTotal()
+            + " GPUs are free for the whole window.", new JsonObject().put("gpus_available", offer.gpusAvailable()));
+      }
+      return quotes.issue(offer.id(), offer.pricePerGpuHour(), offer.currency(), gpuCount, window.start(), window.hours());
+    }).onSuccess(quote -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
+        .end(quote.toJson().encode()))
+        .onFailure(failure -> ctx.fail(failure instanceof NotFound ? new Invalid(failure.getMessage()) : failure));
+  }
+}

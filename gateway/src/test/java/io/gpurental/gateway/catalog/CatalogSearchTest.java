@@ -1,0 +1,196 @@
+package io.gpurental.gateway.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.TestGateway;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Search over the sandbox demo fleet (6 offers, 34 GPUs): filters, sorts, availability. */
+class CatalogSearchTest {
+  private static TestGateway node;
+  /** A window a day ahead, so "now" never matters. */
+  private static final Instant START = Instant.now().plus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
+
+  @BeforeAll
+  static void start() {
+    node = TestGateway.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+  }
+
+  @AfterEach
+  void clearBookings() {
+    node.sql("DELETE FROM reservation_gpus");
+    node.sql("UPDATE hosts SET status = 'active'");
+  }
+
+  @Test
+  void everyDemoOfferIsBookableByDefault() {
+    assertEquals(List.of("off_osl_4090_01", "off_osl_5090_01", "off_fra_l40s_01", "off_fra_a100_01",
+        "off_nyc_h100_01", "off_nyc_h200_01"), ids(""), "sorted by all-in price");
+  }
+
+  @Test
+  void filtersSelectExactlyTheMatchingOffers() {
+    assertEquals(List.of("off_nyc_h100_01"), ids("&gpu_model=H100%20SXM"));
+    assertEquals(List.of("off_fra_a100_01", "off_nyc_h100_01", "off_nyc_h200_01"), ids("&min_vram_gb=80"));
+    assertEquals(List.of("off_fra_l40s_01", "off_fra_a100_01"), ids("&region=eu-central"));
+    assertEquals(List.of("off_osl_4090_01", "off_osl_5090_01"), ids("&site=Oslo%201"));
+    assertEquals(List.of("off_osl_4090_01", "off_osl_5090_01", "off_fra_l40s_01"), ids("&interconnect=PCIe"));
+    assertEquals(List.of("off_osl_4090_01", "off_osl_5090_01", "off_fra_l40s_01"), ids("&max_price_per_gpu_hour=79"));
+    assertEquals(List.of("off_fra_l40s_01", "off_nyc_h100_01", "off_nyc_h200_01"), ids("&min_gpus=8"));
+    assertEquals(List.of("off_osl_4090_01", "off_fra_l40s_01", "off_fra_a100_01", "off_nyc_h100_01",
+        "off_nyc_h200_01"), ids("&min_gpus=3"), "the 2-GPU host cannot give 3");
+  }
+
+  @Test
+  void sortsOrderByTheirKey() {
+    assertEquals(List.of("off_nyc_h200_01", "off_fra_a100_01", "off_nyc_h100_01", "off_fra_l40s_01",
+        "off_osl_5090_01", "off_osl_4090_01"), ids("&sort=vram"));
+    // all-in cents per GPU-hour ÷ VRAM: 36/24, 123/80, 81/48, 67/32, 339/141, 205/80
+    assertEquals(List.of("off_osl_4090_01", "off_fra_a100_01", "off_fra_l40s_01", "off_osl_5090_01",
+        "off_nyc_h200_01", "off_nyc_h100_01"), ids("&sort=price_per_vram_gb"));
+    book("host_fra_l40s_01", 3);
+    List<String> byAvailability = ids("&sort=availability");
+    assertEquals("off_fra_l40s_01", byAvailability.get(2), "5 free: after the two 8-GPU hosts");
+  }
+
+  @Test
+  void aFullyBookedOfferDisappearsAndAPartlyBookedOneShowsWhatIsFree() {
+    book("host_fra_a100_01", 4);
+    book("host_nyc_h100_01", 3);
+    assertFalse(ids("").contains("off_fra_a100_01"));
+    JsonObject h100 = offers("&gpu_model=H100%20SXM").getJsonObject(0);
+    assertEquals(5, h100.getInteger("gpus_available"));
+    assertEquals(8, h100.getInteger("gpus_total"));
+    assertTrue(ids("&min_gpus=8").stream().noneMatch("off_nyc_h100_01"::equals), "8 no longer fit");
+
+    JsonObject a100 = offers("&include_unavailable=true&gpu_model=A100%2080GB").getJsonObject(0);
+    assertEquals(0, a100.getInteger("gpus_available"));
+    assertFalse(a100.getBoolean("bookable"));
+  }
+
+  @Test
+  void aBookingOutsideTheWindowDoesNotCount() {
+    book("host_fra_a100_01", 4, START.plus(5, ChronoUnit.HOURS), START.plus(6, ChronoUnit.HOURS));
+    assertTrue(ids("&hours=5").contains("off_fra_a100_01"), "ends exactly when the booking starts");
+    assertFalse(ids("&hours=6").contains("off_fra_a100_01"));
+  }
+
+  @Test
+  void hostInMaintenanceHasNothingAvailable() {
+    node.sql("UPDATE hosts SET status = 'maintenance' WHERE id = 'host_nyc_h200_01'");
+    assertFalse(ids("").contains("off_nyc_h200_01"));
+  }
+
+  @Test
+  void offersCarryTheItemisedWindowPriceAndSavings() {
+    JsonObject h100 = offers("&gpu_model=H100%20SXM&hours=24").getJsonObject(0);
+    assertEquals(199, h100.getJsonObject("price_per_gpu_hour").getLong("amount"));
+    assertEquals(4673, h100.getJsonObject("window_total").getLong("amount"), "4776 − 239 + 136");
+    assertEquals(195, h100.getJsonObject("all_in_per_gpu_hour").getLong("amount"));
+    assertEquals(72, h100.getJsonObject("savings").getInteger("vs_hyperscaler_percent"), "195 vs 688");
+    assertEquals(3, h100.getJsonArray("price_items").size());
+    assertEquals("NVLink", h100.getJsonObject("hardware").getString("interconnect"));
+  }
+
+  @Test
+  void pagesFollowTheCursor() {
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      JsonObject page = get("/api/v1/offers?limit=4" + (cursor == null ? "" : "&cursor=" + cursor));
+      page.getJsonArray("data").forEach(offer -> seen.add(((JsonObject) offer).getString("id")));
+      cursor = page.getString("next_cursor");
+      pages++;
+    } while (cursor != null);
+    assertEquals(2, pages);
+    assertEquals(ids(""), seen);
+  }
+
+  @Test
+  void offerDetailHasA14DayHourlyTimelineAndPriceHistory() {
+    Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    book("host_osl_5090_01", 2, hour.plus(3, ChronoUnit.HOURS), hour.plus(5, ChronoUnit.HOURS));
+    JsonObject offer = get("/api/v1/offers/off_osl_5090_01");
+    JsonArray free = offer.getJsonObject("availability").getJsonArray("free");
+    assertEquals(336, free.size());
+    assertEquals(List.of(2, 2, 2, 0, 0, 2), free.getList().subList(0, 6));
+    assertEquals(65, offer.getJsonArray("price_history").getJsonObject(0)
+        .getJsonObject("amount_per_gpu_hour").getLong("amount"));
+  }
+
+  @Test
+  void gpuModelsCarryReferencePrices() {
+    JsonArray models = get("/api/v1/gpu-models").getJsonArray("data");
+    assertEquals(6, models.size());
+    JsonObject h100 = models.stream().map(JsonObject.class::cast).filter(m -> m.getString("name").equals("H100 SXM"))
+        .findFirst().orElseThrow();
+    assertEquals(688, h100.getJsonObject("reference_prices").getJsonObject("hyperscaler").getJsonObject("price")
+        .getLong("amount"));
+    JsonObject rtx = models.stream().map(JsonObject.class::cast).filter(m -> m.getString("name").equals("RTX 4090"))
+        .findFirst().orElseThrow();
+    assertNull(rtx.getJsonObject("reference_prices").getValue("hyperscaler"));
+  }
+
+  @Test
+  void badInputNamesTheField() {
+    assertBadRequest("/api/v1/offers?hours=0", "hours");
+    assertBadRequest("/api/v1/offers?hours=100000", "hours");
+    assertBadRequest("/api/v1/offers?hours=721", "hours");
+    assertBadRequest("/api/v1/offers?start=2020-01-01T00:00:00Z", "start");
+    assertBadRequest("/api/v1/offers?start=tomorrow", "start");
+    assertBadRequest("/api/v1/offers?min_gpus=-2", "min_gpus");
+    assertBadRequest("/api/v1/offers?gpu=H100", "gpu");
+    assertBadRequest("/api/v1/offers?sort=cheapest", "sort");
+    assertBadRequest("/api/v1/offers?cursor=garbage!", "cursor");
+  }
+
+  private static void assertBadRequest(String path, String field) {
+    HttpResponse<String> response = node.get(path);
+    assertEquals(400, response.statusCode(), path + ": " + response.body());
+    assertTrue(response.body().contains(field), path + " should name " + field + ": " + response.body());
+  }
+
+  private static void book(String hostId, int gpus) {
+    book(hostId, gpus, START, START.plus(30, ChronoUnit.DAYS));
+  }
+
+  private static void book(String hostId, int gpus, Instant from, Instant to) {
+    node.sql("INSERT INTO reservation_gpus (reservation_id, gpu_id, period) SELECT 'rsv_test_' || id, id, tstzrange('"
+        + from + "', '" + to + "') FROM gpus WHERE host_id = '" + hostId + "' ORDER BY idx LIMIT " + gpus);
+  }
+
+  private static List<String> ids(String filters) {
+    List<String> ids = new ArrayList<>();
+    offers(filters).forEach(offer -> ids.add(((JsonObject) offer).getString("id")));
+    return ids;
+  }
+
+  private static JsonArray offers(String filters) {
+    return get("/api/v1/offers?start=" + START + filters).getJsonArray("data");
+  }
+
+  private static JsonObject get(String path) {
+    HttpResponse<String> response = node.get(path);
+    assertEquals(200, response.statusCode(), path + ": " + response.body());
+    return new JsonObject(response.body());
+  }
+}

@@ -2,13 +2,28 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { getVersion, type VersionInfo } from './api';
 import { signInPageHref, safeReturnTo } from './auth';
 import { AccountPage } from './pages/Account';
+import { CatalogPage } from './pages/Catalog';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
+import { OfferPage } from './pages/Offer';
 import { Placeholder } from './pages/Placeholder';
 import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';
 import { NAV_ITEMS, SITE_NAME } from './routes';
 import { useSession } from './session';
+
+/** The offer id of `/catalog/{id}`, or null for any other path. */
+function offerIdFromPath(path: string): string | null {
+  const match = /^\/catalog\/([^/]+)$/.exec(path);
+  if (!match?.[1]) {
+    return null;
+  }
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
 
 function isCurrent(itemPath: string, path: string): boolean {
   return path === itemPath || path.startsWith(`${itemPath}/`);
@@ -24,6 +39,13 @@ function Page({ path, version }: { path: string; version: VersionInfo | null }) 
   if (path === '/account') {
     return <AccountPage />;
   }
+  if (path === '/catalog') {
+    return <CatalogPage />;
+  }
+  const offerId = offerIdFromPath(path);
+  if (offerId) {
+    return <OfferPage key={offerId} id={offerId} />;
+  }
   const item = NAV_ITEMS.find((candidate) => candidate.path === path);
   if (item) {
     return <Placeholder title={item.label} summary={item.summary} />;
@@ -37,6 +59,10 @@ function pageTitle(path: string): string {
   }
   if (path === '/signin') {
     return `Sign in — ${SITE_NAME}`;
+  }
+  if (offerIdFromPath(path)) {
+    // The offer page names itself once loaded.
+    return `Offer — ${SITE_NAME}`;
   }
   const item = NAV_ITEMS.find((candidate) => candidate.path === path);
   return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;

@@ -50,6 +50,24 @@ export function usePath(): string {
   return path;
 }
 
+/**
+ * The current query string (e.g. "?hours=24", or ""); re-renders when it
+ * changes through {@link navigate} or back/forward.
+ */
+export function useSearch(): string {
+  const [search, setSearch] = useState(() => window.location.search);
+  useEffect(() => {
+    const update = () => setSearch(window.location.search);
+    window.addEventListener('popstate', update);
+    window.addEventListener(NAVIGATE_EVENT, update);
+    return () => {
+      window.removeEventListener('popstate', update);
+      window.removeEventListener(NAVIGATE_EVENT, update);
+    };
+  }, []);
+  return search;
+}
+
 type AnchorProps = JSX.AnchorHTMLAttributes<HTMLAnchorElement>;
 
 export interface LinkProps extends Omit<AnchorProps, 'href'> {

@@ -5,6 +5,11 @@ export function Home() {
     <>
       <h1>Welcome to GPU Rental Gateway</h1>
       <p class="lead">Rent GPU capacity by the hour, with the full price shown before you book.</p>
+      <p class="cta">
+        <Link id="browse-gpus" class="btn btn--primary btn--large" href="/catalog">
+          Browse GPUs
+        </Link>
+      </p>
       <ul class="card-list">
         <li class="card">
           <h2><Link href="/catalog">Catalog</Link></h2>

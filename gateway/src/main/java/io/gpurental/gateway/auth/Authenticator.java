@@ -61,8 +61,7 @@ public final class Authenticator implements Handler<RoutingContext> {
             AccessPolicy.check(contract.securityOf(operation.getOperationId()), caller);
             ctx.put(CHECKED_OPERATION, operation.getOperationId());
           }
-          return caller.isPresent() && Csrf.changesState(ctx.request().method())
-              ? limitWrites(caller.get()) : Future.<Void>succeededFuture();
+          return Csrf.changesState(ctx.request().method()) ? limitWrites(ctx, caller) : Future.<Void>succeededFuture();
         })
         .onSuccess(v -> ctx.next())
         .onFailure(ctx::fail);
@@ -112,8 +111,11 @@ public final class Authenticator implements Handler<RoutingContext> {
     });
   }
 
-  private Future<Void> limitWrites(Principal principal) {
-    String subject = principal.tokenId().map(id -> "token:" + id).orElse("account:" + principal.accountId());
+  /** Per token, per signed-in account, or (anonymous writes such as quotes) per client address. */
+  private Future<Void> limitWrites(RoutingContext ctx, Optional<Principal> caller) {
+    String subject = caller.map(principal -> principal.tokenId().map(id -> "token:" + id)
+            .orElse("account:" + principal.accountId()))
+        .orElseGet(() -> "ip:" + (ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress()));
     return limiter.acquire("writes", subject, limits.writesPerMinute(), Duration.ofMinutes(1), "write requests");
   }
 }

@@ -1,0 +1,417 @@
+/**
+ * The public catalog: `/api/v1/offers`, `/api/v1/gpu-models` and
+ * `/api/v1/quotes`, plus the helpers the catalog pages share (money, hours,
+ * local date-time inputs, URL filters and problem field errors).
+ */
+import { ApiError, getJson, postJson } from './api';
+import { formatMoney } from './format';
+import { csrfHeaders, getSession } from './session';
+
+/** An amount in the currency's minor unit (e.g. cents), e.g. `{amount: 210, currency: "usd"}`. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface PriceItem {
+  kind: 'base' | 'duration_discount' | 'platform_fee' | 'tax' | string;
+  description: string;
+  /** Negative for discounts. */
+  amount: Money;
+}
+
+export interface Hardware {
+  cpu_model: string;
+  cpu_cores: number;
+  ram_gb: number;
+  nvme_gb: number;
+  net_gbps: number;
+  interconnect: string;
+  per_gpu: { cpu_cores: number; ram_gb: number; nvme_gb: number };
+}
+
+export interface OfferWindow {
+  start: string;
+  end: string;
+  hours: number;
+  /** The GPU count `window_total` is priced for. */
+  gpu_count: number;
+}
+
+export interface Savings {
+  /** Null when unknown; negative when this offer is more expensive. */
+  vs_hyperscaler_percent: number | null;
+  vs_specialized_percent: number | null;
+  hyperscaler_per_gpu_hour: Money | null;
+  specialized_per_gpu_hour: Money | null;
+}
+
+export interface Offer {
+  id: string;
+  host_id: string;
+  host_name: string;
+  site: string;
+  region: string;
+  country: string;
+  gpu_model: string;
+  architecture: string;
+  vram_gb: number;
+  gpus_total: number;
+  gpus_available: number;
+  /** GPU counts that can be booked together, e.g. [1, 2, 4, 8]. */
+  gpu_counts: number[];
+  bookable: boolean;
+  hardware: Hardware;
+  price_per_gpu_hour: Money;
+  all_in_per_gpu_hour: Money;
+  window: OfferWindow;
+  window_total: Money;
+  price_items: PriceItem[];
+  savings: Savings;
+}
+
+export interface Availability {
+  /** The top of the current hour. */
+  start: string;
+  step_minutes: number;
+  /** Free GPU count per step (336 hourly values for 14 days). */
+  free: number[];
+}
+
+export interface PricePoint {
+  amount_per_gpu_hour: Money;
+  effective_from: string;
+}
+
+export interface OfferDetail extends Offer {
+  availability: Availability;
+  /** Oldest first. */
+  price_history: PricePoint[];
+}
+
+export interface OfferPage {
+  data: Offer[];
+  next_cursor: string | null;
+}
+
+export interface Quote {
+  id: string;
+  offer_id: string;
+  gpu_count: number;
+  start: string;
+  end: string;
+  hours: number;
+  price_per_gpu_hour: Money;
+  items: PriceItem[];
+  total: Money;
+  expires_at: string;
+  cancellation_policy: string;
+}
+
+export interface QuoteRequest {
+  offer_id: string;
+  gpu_count: number;
+  start: string;
+  hours: number;
+}
+
+export interface ReferencePrice {
+  price: Money;
+  source: string;
+  as_of: string;
+}
+
+export interface GpuModel {
+  name: string;
+  vram_gb: number;
+  architecture: string;
+  reference_prices: { hyperscaler: ReferencePrice | null; specialized: ReferencePrice | null };
+}
+
+export const MIN_HOURS = 1;
+export const MAX_HOURS = 720;
+export const OFFER_PAGE_SIZE = 24;
+
+// ---------------------------------------------------------------------------
+// API calls
+// ---------------------------------------------------------------------------
+
+export function listOffers(query: URLSearchParams, signal?: AbortSignal): Promise<OfferPage> {
+  const qs = query.toString();
+  return getJson<OfferPage>(`/api/v1/offers${qs ? `?${qs}` : ''}`, { signal });
+}
+
+export function getOffer(
+  id: string,
+  window: { start?: string; hours?: number },
+  signal?: AbortSignal,
+): Promise<OfferDetail> {
+  const query = new URLSearchParams();
+  if (window.start) {
+    query.set('start', window.start);
+  }
+  if (window.hours !== undefined) {
+    query.set('hours', String(window.hours));
+  }
+  const qs = query.toString();
+  return getJson<OfferDetail>(`/api/v1/offers/${encodeURIComponent(id)}${qs ? `?${qs}` : ''}`, { signal });
+}
+
+export function listGpuModels(signal?: AbortSignal): Promise<{ data: GpuModel[] }> {
+  return getJson<{ data: GpuModel[] }>('/api/v1/gpu-models', { signal });
+}
+
+/** `POST /api/v1/quotes`; sends the CSRF header whenever a session exists. */
+export function createQuote(request: QuoteRequest): Promise<Quote> {
+  return postJson<Quote>('/api/v1/quotes', request, { headers: csrfHeaders(getSession().me) });
+}
+
+export function getQuote(id: string, signal?: AbortSignal): Promise<Quote> {
+  return getJson<Quote>(`/api/v1/quotes/${encodeURIComponent(id)}`, { signal, cache: 'no-store' });
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+// ---------------------------------------------------------------------------
+
+export function money(value: Money | null | undefined): string {
+  if (!value || typeof value.amount !== 'number' || !value.currency) {
+    return '—';
+  }
+  return formatMoney(value.amount, value.currency);
+}
+
+const integerFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+
+export function formatCount(value: number): string {
+  return integerFormat.format(value);
+}
+
+/** "1 GPU", "8 GPUs" */
+export function gpusLabel(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'GPU' : 'GPUs'}`;
+}
+
+/** "80 GB" */
+export function formatGb(value: number): string {
+  return `${formatCount(value)} GB`;
+}
+
+/** A percentage as shown in badges: "55 %". */
+export function formatPercent(value: number): string {
+  return `${formatCount(Math.round(value))} %`;
+}
+
+// ---------------------------------------------------------------------------
+// Times: <input type="datetime-local"> (viewer's zone) ↔ RFC 3339 UTC
+// ---------------------------------------------------------------------------
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+/** RFC 3339 UTC without milliseconds: "2026-11-03T14:00:00Z". */
+export function toUtcIso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * A datetime-local value ("2026-11-03T15:00", the viewer's time zone) as an
+ * RFC 3339 UTC instant; null when empty or invalid.
+ */
+export function localInputToUtc(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)) {
+    return null;
+  }
+  // A date-time without an offset is parsed in the local time zone.
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : toUtcIso(date);
+}
+
+/** An instant as a datetime-local value in the viewer's time zone ("" when invalid). */
+export function utcToLocalInput(iso: string | null | undefined): string {
+  if (!iso) {
+    return '';
+  }
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) {
+    return '';
+  }
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}`
+  );
+}
+
+export function isValidInstant(value: string | null | undefined): value is string {
+  return typeof value === 'string' && value !== '' && !Number.isNaN(new Date(value).getTime());
+}
+
+/** A whole number of hours in 1..720, or null. */
+export function parseHours(value: string | null | undefined): number | null {
+  if (value === null || value === undefined || !/^\s*\d+\s*$/.test(value)) {
+    return null;
+  }
+  const hours = Number(value);
+  return hours >= MIN_HOURS && hours <= MAX_HOURS ? hours : null;
+}
+
+// ---------------------------------------------------------------------------
+// Catalog filters in the URL query string
+// ---------------------------------------------------------------------------
+
+export type SortKey = 'price' | 'price_per_vram_gb' | 'vram' | 'availability';
+
+export const SORT_OPTIONS: readonly { value: SortKey; label: string }[] = [
+  { value: 'price', label: 'Lowest price per GPU-hour' },
+  { value: 'price_per_vram_gb', label: 'Lowest price per GB of VRAM' },
+  { value: 'vram', label: 'Most VRAM per GPU' },
+  { value: 'availability', label: 'Most GPUs free' },
+];
+
+/** The filters the form edits, as strings (exactly what the URL holds). */
+export interface CatalogFilters {
+  gpu_model: string;
+  min_vram_gb: string;
+  min_gpus: string;
+  region: string;
+  /** RFC 3339 UTC; "" means now. */
+  start: string;
+  /** "" means the default (1). */
+  hours: string;
+  /** "" means the default (price). */
+  sort: string;
+  include_unavailable: boolean;
+}
+
+/** Offer filters the API takes that the form does not show; kept when they arrive in a shared link. */
+export const EXTRA_FILTERS: readonly { param: string; label: string }[] = [
+  { param: 'max_gpus', label: 'at most GPUs' },
+  { param: 'site', label: 'site' },
+  { param: 'interconnect', label: 'interconnect' },
+  { param: 'max_price_per_gpu_hour', label: 'max price per GPU-hour (minor units)' },
+];
+
+export const EMPTY_FILTERS: CatalogFilters = {
+  gpu_model: '',
+  min_vram_gb: '',
+  min_gpus: '',
+  region: '',
+  start: '',
+  hours: '',
+  sort: '',
+  include_unavailable: false,
+};
+
+export function filtersFromSearch(search: string): CatalogFilters {
+  const params = new URLSearchParams(search);
+  const get = (name: string) => (params.get(name) ?? '').trim();
+  return {
+    gpu_model: get('gpu_model'),
+    min_vram_gb: get('min_vram_gb'),
+    min_gpus: get('min_gpus'),
+    region: get('region'),
+    start: get('start'),
+    hours: get('hours') === '1' ? '' : get('hours'),
+    sort: get('sort') === 'price' ? '' : get('sort'),
+    include_unavailable: get('include_unavailable') === 'true',
+  };
+}
+
+export function extraFiltersFromSearch(search: string): [string, string][] {
+  const params = new URLSearchParams(search);
+  return EXTRA_FILTERS.flatMap(({ param }) => {
+    const value = (params.get(param) ?? '').trim();
+    return value ? [[param, value] as [string, string]] : [];
+  });
+}
+
+/** Filters (plus extras) as query parameters; defaults and empty values are left out. */
+export function filtersToParams(filters: CatalogFilters, extras: [string, string][] = []): URLSearchParams {
+  const params = new URLSearchParams();
+  const set = (name: string, value: string) => {
+    if (value.trim() !== '') {
+      params.set(name, value.trim());
+    }
+  };
+  set('gpu_model', filters.gpu_model);
+  set('min_vram_gb', filters.min_vram_gb);
+  set('min_gpus', filters.min_gpus);
+  set('region', filters.region);
+  set('start', filters.start);
+  if (filters.hours !== '1') {
+    set('hours', filters.hours);
+  }
+  if (filters.sort !== 'price') {
+    set('sort', filters.sort);
+  }
+  if (filters.include_unavailable) {
+    params.set('include_unavailable', 'true');
+  }
+  for (const [name, value] of extras) {
+    set(name, value);
+  }
+  return params;
+}
+
+// ---------------------------------------------------------------------------
+// Problem details → per-field messages
+// ---------------------------------------------------------------------------
+
+export interface FieldProblem {
+  /** The field name from the JSON pointer, e.g. "hours" for "#/hours". */
+  field: string;
+  detail: string;
+}
+
+export function fieldProblems(error: unknown): FieldProblem[] {
+  if (!(error instanceof ApiError) || !Array.isArray(error.problem?.errors)) {
+    return [];
+  }
+  return (error.problem.errors as unknown[]).flatMap((entry) => {
+    if (!entry || typeof entry !== 'object') {
+      return [];
+    }
+    const { pointer, detail } = entry as { pointer?: unknown; detail?: unknown };
+    if (typeof detail !== 'string') {
+      return [];
+    }
+    const field = typeof pointer === 'string' ? pointer.replace(/^#?\//, '').split('/')[0] ?? '' : '';
+    return [{ field, detail }];
+  });
+}
+
+export function errorText(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.message) {
+    return error.message;
+  }
+  return fallback;
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** `/catalog/{id}` with the window the visitor was looking at. */
+export function offerHref(id: string, window: { start?: string; hours?: string | number; gpus?: number }): string {
+  const params = new URLSearchParams();
+  if (window.start) {
+    params.set('start', window.start);
+  }
+  params.set('hours', String(window.hours || 1));
+  if (window.gpus && window.gpus > 1) {
+    params.set('gpus', String(window.gpus));
+  }
+  return `/catalog/${encodeURIComponent(id)}?${params.toString()}`;
+}
+
+let lastCatalogSearch = '';
+
+/** Remembers the catalog query so the offer page can link back to the same results. */
+export function rememberCatalogSearch(search: string): void {
+  lastCatalogSearch = search;
+}
+
+export function catalogHref(): string {
+  return `/catalog${lastCatalogSearch}`;
+}

@@ -54,17 +54,23 @@ CREATE TABLE offers (
   created_at         timestamptz NOT NULL DEFAULT now()
 );
 
--- Prices are never rewritten: a change is a new row effective from its time.
+-- Prices are never rewritten: a change is a new row effective from its time. A price is for one
+-- offer, or the default for a GPU model at a site (used by offers without a price of their own).
 CREATE TABLE prices (
   id                    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  offer_id              text NOT NULL REFERENCES offers (id),
+  offer_id              text REFERENCES offers (id),
+  gpu_model             text REFERENCES gpu_models (name),
+  site_id               text REFERENCES sites (id),
   amount_per_gpu_hour   bigint NOT NULL CHECK (amount_per_gpu_hour > 0),
   currency              char(3) NOT NULL,
   effective_from        timestamptz NOT NULL,
   set_by                text NOT NULL,
   created_at            timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (offer_id, effective_from)
+  CHECK ((offer_id IS NOT NULL AND gpu_model IS NULL AND site_id IS NULL)
+      OR (offer_id IS NULL AND gpu_model IS NOT NULL AND site_id IS NOT NULL))
 );
+CREATE UNIQUE INDEX prices_offer_idx ON prices (offer_id, effective_from) WHERE offer_id IS NOT NULL;
+CREATE UNIQUE INDEX prices_default_idx ON prices (gpu_model, site_id, effective_from) WHERE offer_id IS NULL;
 
 -- Which GPU is held for which time. The exclusion constraint is the one guard against double
 -- booking; reservation_id points at the reservations table once that exists.

@@ -52,4 +52,4 @@ INSERT INTO prices (offer_id, amount_per_gpu_hour, currency, effective_from, set
   ('off_fra_l40s_01',  79, 'usd', '2026-01-01T00:00:00Z', 'demo-fleet'),
   ('off_osl_4090_01',  35, 'usd', '2026-01-01T00:00:00Z', 'demo-fleet'),
   ('off_osl_5090_01',  65, 'usd', '2026-01-01T00:00:00Z', 'demo-fleet')
-ON CONFLICT (offer_id, effective_from) DO NOTHING;
+ON CONFLICT (offer_id, effective_from) WHERE offer_id IS NOT NULL DO NOTHING;

@@ -36,8 +36,10 @@ public final class CatalogRepository {
                     FROM gpus WHERE host_id = h.id) g ON g.total > 0
       JOIN gpu_models m ON m.name = g.model
       JOIN LATERAL (SELECT amount_per_gpu_hour, currency FROM prices
-                    WHERE offer_id = o.id AND effective_from <= now()
-                    ORDER BY effective_from DESC LIMIT 1) p ON true
+                    WHERE (offer_id = o.id OR (offer_id IS NULL AND gpu_model = g.model AND site_id = h.site_id))
+                      AND effective_from <= now()
+                    -- the offer's own price wins over the model-and-site default
+                    ORDER BY offer_id IS NULL, effective_from DESC LIMIT 1) p ON true
       WHERE ($3::text IS NULL OR lower(g.model) = lower($3))
         AND ($4::integer IS NULL OR g.vram_gb >= $4)
         AND ($5::text IS NULL OR s.region = $5)
@@ -52,8 +54,15 @@ public final class CatalogRepository {
                                               $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free
       FROM offers o CROSS JOIN generate_series(0, $3::integer - 1) AS n
       WHERE o.id = $1 ORDER BY n""";
+  /** The offer's own prices, or (when it has none) its model-and-site defaults, oldest first. */
   private static final String PRICE_HISTORY = """
-      SELECT amount_per_gpu_hour, currency, effective_from FROM prices WHERE offer_id = $1 ORDER BY effective_from""";
+      WITH offer AS (SELECT o.id, h.site_id, (SELECT min(model) FROM gpus WHERE host_id = h.id) AS model
+                     FROM offers o JOIN hosts h ON h.id = o.host_id WHERE o.id = $1)
+      SELECT p.amount_per_gpu_hour, p.currency, p.effective_from FROM prices p, offer
+      WHERE p.offer_id = offer.id
+         OR (NOT EXISTS (SELECT 1 FROM prices own WHERE own.offer_id = offer.id)
+             AND p.offer_id IS NULL AND p.gpu_model = offer.model AND p.site_id = offer.site_id)
+      ORDER BY p.effective_from""";
   private static final String GPU_MODELS = """
       SELECT name, vram_gb, architecture, hyperscaler_price_minor, hyperscaler_source,
              specialized_price_minor, specialized_source, reference_currency, reference_as_of

@@ -111,6 +111,31 @@ class CatalogSearchTest {
   }
 
   @Test
+  void anOfferWithoutItsOwnPriceUsesTheModelAndSiteDefault() {
+    node.sql("INSERT INTO hosts (id, site_id, name, cpu_model, cpu_cores, ram_gb, nvme_gb, net_gbps, interconnect)"
+        + " VALUES ('host_test_l40s', 'site_fra1', 'fra-l40s-test', 'AMD EPYC 9454', 96, 1024, 15360, 100, 'PCIe')");
+    node.sql("INSERT INTO gpus (id, host_id, idx, model, vram_gb) VALUES ('gpu_test_l40s_0', 'host_test_l40s', 0, 'L40S', 48)");
+    node.sql("INSERT INTO offers (id, host_id, gpu_counts, cpu_cores_per_gpu, ram_gb_per_gpu, nvme_gb_per_gpu)"
+        + " VALUES ('off_test_l40s', 'host_test_l40s', '{1}', 12, 128, 1920)");
+    try {
+      assertFalse(ids("").contains("off_test_l40s"), "no price, not for sale");
+      node.sql("INSERT INTO prices (gpu_model, site_id, amount_per_gpu_hour, currency, effective_from, set_by)"
+          + " VALUES ('L40S', 'site_fra1', 72, 'usd', now() - interval '1 minute', 'test')");
+      JsonObject offer = offers("&include_unavailable=true").stream().map(JsonObject.class::cast)
+          .filter(o -> o.getString("id").equals("off_test_l40s")).findFirst().orElseThrow();
+      assertEquals(72, offer.getJsonObject("price_per_gpu_hour").getLong("amount"));
+      assertEquals(79, offers("&gpu_model=L40S").stream().map(JsonObject.class::cast)
+          .filter(o -> o.getString("id").equals("off_fra_l40s_01")).findFirst().orElseThrow()
+          .getJsonObject("price_per_gpu_hour").getLong("amount"), "an offer's own price wins");
+    } finally {
+      node.sql("DELETE FROM prices WHERE set_by = 'test'");
+      node.sql("DELETE FROM offers WHERE id = 'off_test_l40s'");
+      node.sql("DELETE FROM gpus WHERE id = 'gpu_test_l40s_0'");
+      node.sql("DELETE FROM hosts WHERE id = 'host_test_l40s'");
+    }
+  }
+
+  @Test
   void pagesFollowTheCursor() {
     List<String> seen = new ArrayList<>();
     String cursor = null;

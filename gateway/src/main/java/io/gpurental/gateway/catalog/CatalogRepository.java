@@ -19,12 +19,13 @@ public final class CatalogRepository {
    * $5 region, $6 site (id or name), $7 interconnect, $8 max base price, $9 offer id.
    */
   private static final String OFFERS = """
+      WITH busy AS (SELECT DISTINCT gpu_id FROM reservation_gpus WHERE active AND period && tstzrange($1, $2)),
+      host_gpus AS (SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
+                           (count(*) FILTER (WHERE busy.gpu_id IS NULL)) :: integer AS free
+                    FROM gpus g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
       SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
              s.name AS site, s.region, s.country,
-             g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
-             (SELECT count(*) FROM gpus free_gpu WHERE free_gpu.host_id = h.id AND NOT EXISTS (
-                SELECT 1 FROM reservation_gpus r
-                WHERE r.gpu_id = free_gpu.id AND r.active AND r.period && tstzrange($1, $2))) :: integer AS gpus_free,
+             g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total, g.free AS gpus_free,
              o.gpu_counts, h.cpu_model, h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
              o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu,
              p.amount_per_gpu_hour AS price_per_gpu_hour, p.currency,
@@ -32,8 +33,7 @@ public final class CatalogRepository {
       FROM offers o
       JOIN hosts h ON h.id = o.host_id
       JOIN sites s ON s.id = h.site_id
-      JOIN LATERAL (SELECT min(model) AS model, min(vram_gb) AS vram_gb, count(*) :: integer AS total
-                    FROM gpus WHERE host_id = h.id) g ON g.total > 0
+      JOIN host_gpus g ON g.host_id = h.id
       JOIN gpu_models m ON m.name = g.model
       JOIN LATERAL (SELECT amount_per_gpu_hour, currency FROM prices
                     WHERE (offer_id = o.id OR (offer_id IS NULL AND gpu_model = g.model AND site_id = h.site_id))

@@ -162,7 +162,7 @@ public final class Gateway {
     features.add(new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance())));
     features.add(new PlatformApi(buildInfo, contract));
-    features.add(new CatalogFeature(pool, new Quotes(vertx, config.pricing()), config.pricing()));
+    features.add(new CatalogFeature(vertx, pool, new Quotes(vertx, config.pricing()), config.pricing()));
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(),
           config.http().publicUrl().toString().replaceAll("/+$", "")));

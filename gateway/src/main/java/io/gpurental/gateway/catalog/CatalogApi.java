@@ -21,11 +21,13 @@ final class CatalogApi {
   private static final int DEFAULT_LIMIT = 20;
   private static final int TIMELINE_HOURS = 14 * 24;
   private final CatalogRepository repository;
+  private final SearchCache cache;
   private final PriceCalculator calculator;
   private final PricingConfig pricing;
 
-  CatalogApi(CatalogRepository repository, PriceCalculator calculator, PricingConfig pricing) {
+  CatalogApi(CatalogRepository repository, SearchCache cache, PriceCalculator calculator, PricingConfig pricing) {
     this.repository = repository;
+    this.cache = cache;
     this.calculator = calculator;
     this.pricing = pricing;
   }
@@ -53,7 +55,8 @@ final class CatalogApi {
     CatalogRepository.Filter filter = new CatalogRepository.Filter(param(ctx, "gpu_model"),
         intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
 
-    repository.offers(filter, window.startUtc(), window.endUtc()).onSuccess(rows -> {
+    String key = filter + "|" + window;
+    cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc())).onSuccess(rows -> {
       List<JsonObject> offers = rows.stream()
           .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
           .filter(row -> includeUnavailable || row.bookable(minGpus, maxGpus))

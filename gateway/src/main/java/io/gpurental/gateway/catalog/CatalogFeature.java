@@ -6,16 +6,21 @@ import io.gpurental.gateway.pricing.QuotableOffer;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.pricing.QuotesApi;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
+import java.time.Duration;
 
 /** The public catalog of bookable capacity, and quotes that guarantee its prices. */
 public final class CatalogFeature implements Feature {
   private final CatalogApi catalog;
   private final QuotesApi quotes;
 
-  public CatalogFeature(Pool pool, Quotes quotes, PricingConfig pricing) {
+  /** Longest a cached search is served without a change event (bounds scheduled price changes). */
+  private static final Duration SEARCH_CACHE_LIFETIME = Duration.ofSeconds(5);
+
+  public CatalogFeature(Vertx vertx, Pool pool, Quotes quotes, PricingConfig pricing) {
     CatalogRepository repository = new CatalogRepository(pool);
-    this.catalog = new CatalogApi(repository, quotes.calculator(), pricing);
+    this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.calculator(), pricing);
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(row.id(), row.gpuCounts(), row.gpusAvailable(), row.gpusTotal(),
             row.pricePerGpuHour(), row.currency()))), pricing);

@@ -36,8 +36,23 @@ class CatalogSearchTest {
 
   @AfterEach
   void clearBookings() {
-    node.sql("DELETE FROM reservation_gpus");
-    node.sql("UPDATE hosts SET status = 'active'");
+    change("DELETE FROM reservation_gpus");
+    change("UPDATE hosts SET status = 'active'");
+  }
+
+  /** A direct change to the catalog's tables, announced as the features that make them will. */
+  private static void change(String sql) {
+    node.sql(sql);
+    TestGateway.await(node.gateway().vertx().eventBus().request(CatalogChanges.ADDRESS, "test"));
+  }
+
+  @Test
+  void cachedSearchesAreDroppedWhenTheCatalogChanges() {
+    assertTrue(ids("").contains("off_fra_a100_01"));
+    node.sql("UPDATE hosts SET status = 'offline' WHERE id = 'host_fra_a100_01'");
+    assertTrue(ids("").contains("off_fra_a100_01"), "served from the cache until a change is announced");
+    change("SELECT 1");
+    assertFalse(ids("").contains("off_fra_a100_01"));
   }
 
   @Test
@@ -95,7 +110,7 @@ class CatalogSearchTest {
 
   @Test
   void hostInMaintenanceHasNothingAvailable() {
-    node.sql("UPDATE hosts SET status = 'maintenance' WHERE id = 'host_nyc_h200_01'");
+    change("UPDATE hosts SET status = 'maintenance' WHERE id = 'host_nyc_h200_01'");
     assertFalse(ids("").contains("off_nyc_h200_01"));
   }
 
@@ -115,11 +130,11 @@ class CatalogSearchTest {
     node.sql("INSERT INTO hosts (id, site_id, name, cpu_model, cpu_cores, ram_gb, nvme_gb, net_gbps, interconnect)"
         + " VALUES ('host_test_l40s', 'site_fra1', 'fra-l40s-test', 'AMD EPYC 9454', 96, 1024, 15360, 100, 'PCIe')");
     node.sql("INSERT INTO gpus (id, host_id, idx, model, vram_gb) VALUES ('gpu_test_l40s_0', 'host_test_l40s', 0, 'L40S', 48)");
-    node.sql("INSERT INTO offers (id, host_id, gpu_counts, cpu_cores_per_gpu, ram_gb_per_gpu, nvme_gb_per_gpu)"
+    change("INSERT INTO offers (id, host_id, gpu_counts, cpu_cores_per_gpu, ram_gb_per_gpu, nvme_gb_per_gpu)"
         + " VALUES ('off_test_l40s', 'host_test_l40s', '{1}', 12, 128, 1920)");
     try {
       assertFalse(ids("").contains("off_test_l40s"), "no price, not for sale");
-      node.sql("INSERT INTO prices (gpu_model, site_id, amount_per_gpu_hour, currency, effective_from, set_by)"
+      change("INSERT INTO prices (gpu_model, site_id, amount_per_gpu_hour, currency, effective_from, set_by)"
           + " VALUES ('L40S', 'site_fra1', 72, 'usd', now() - interval '1 minute', 'test')");
       JsonObject offer = offers("&include_unavailable=true").stream().map(JsonObject.class::cast)
           .filter(o -> o.getString("id").equals("off_test_l40s")).findFirst().orElseThrow();
@@ -131,7 +146,7 @@ class CatalogSearchTest {
       node.sql("DELETE FROM prices WHERE set_by = 'test'");
       node.sql("DELETE FROM offers WHERE id = 'off_test_l40s'");
       node.sql("DELETE FROM gpus WHERE id = 'gpu_test_l40s_0'");
-      node.sql("DELETE FROM hosts WHERE id = 'host_test_l40s'");
+      change("DELETE FROM hosts WHERE id = 'host_test_l40s'");
     }
   }
 
@@ -199,7 +214,7 @@ class CatalogSearchTest {
   }
 
   private static void book(String hostId, int gpus, Instant from, Instant to) {
-    node.sql("INSERT INTO reservation_gpus (reservation_id, gpu_id, period) SELECT 'rsv_test_' || id, id, tstzrange('"
+    change("INSERT INTO reservation_gpus (reservation_id, gpu_id, period) SELECT 'rsv_test_' || id, id, tstzrange('"
         + from + "', '" + to + "') FROM gpus WHERE host_id = '" + hostId + "' ORDER BY idx LIMIT " + gpus);
   }
 

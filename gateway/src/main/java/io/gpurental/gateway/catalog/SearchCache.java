@@ -1,0 +1,62 @@
+package io.gpurental.gateway.catalog;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A node-local cache of offer searches (the rows before pricing), dropped on every node when a
+ * {@link CatalogChanges} event arrives and in any case after a short lifetime, which also bounds
+ * how late a price scheduled for a future time shows up. Concurrent misses for the same search
+ * share one database query.
+ */
+final class SearchCache {
+  private static final int MAX_ENTRIES = 1_000;
+  private final Duration lifetime;
+  private final Map<String, Entry> entries = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+      return size() > MAX_ENTRIES;
+    }
+  };
+  private long generation;
+
+  private record Entry(Future<List<OfferRow>> rows, long expiresAtNanos) {}
+
+  SearchCache(Vertx vertx, Duration lifetime) {
+    this.lifetime = lifetime;
+    vertx.eventBus().consumer(CatalogChanges.ADDRESS, message -> {
+      clear();
+      message.reply("cleared"); // ignored for published events; lets a sender wait for one node
+    });
+  }
+
+  Future<List<OfferRow>> get(String key, Supplier<Future<List<OfferRow>>> load) {
+    long now = System.nanoTime();
+    long loadedInGeneration;
+    synchronized (this) {
+      Entry entry = entries.get(key);
+      if (entry != null && entry.expiresAtNanos() > now && !entry.rows().failed()) {
+        return entry.rows();
+      }
+      loadedInGeneration = generation;
+    }
+    Future<List<OfferRow>> rows = load.get();
+    synchronized (this) {
+      // a change announced while loading makes this result stale: serve it once, don't keep it
+      if (generation == loadedInGeneration) {
+        entries.put(key, new Entry(rows, now + lifetime.toNanos()));
+      }
+    }
+    return rows;
+  }
+
+  synchronized void clear() {
+    generation++;
+    entries.clear();
+  }
+}

@@ -2,29 +2,23 @@ package io.gpurental.gateway.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.gpurental.gateway.testing.FreePorts;
-import io.gpurental.gateway.testing.TestDatabase;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Sessions and revocations hold across the cluster and survive the node that made them. */
 class SessionClusterTest {
   @Test
   void sessionFromNodeAWorksOnNodeBAndOutlivesNodeA() {
-    int hazelcastA = FreePorts.next();
-    int hazelcastB = FreePorts.next();
-    String members = "127.0.0.1:" + hazelcastA + ",127.0.0.1:" + hazelcastB;
-    String cluster = "sessions-" + UUID.randomUUID();
-    String database = TestDatabase.newDatabaseUrl();
-    TestGateway a = TestGateway.start(node(hazelcastA, members, cluster, database));
-    try (TestGateway b = TestGateway.start(node(hazelcastB, members, cluster, database))) {
+    List<Map<String, String>> cluster = TestGateway.twoNodeCluster();
+    TestGateway a = TestGateway.start(cluster.get(0));
+    try (TestGateway b = TestGateway.start(cluster.get(1))) {
       WebSession browser = new WebSession();
       browser.signIn(a, "github", "nina");
       String accountId = browser.me(a).getString("id");
@@ -47,13 +41,9 @@ class SessionClusterTest {
 
   @Test
   void revocationOnOneNodeIsRefusedOnTheOtherAtOnce() {
-    int hazelcastA = FreePorts.next();
-    int hazelcastB = FreePorts.next();
-    String members = "127.0.0.1:" + hazelcastA + ",127.0.0.1:" + hazelcastB;
-    String cluster = "revocation-" + UUID.randomUUID();
-    String database = TestDatabase.newDatabaseUrl();
-    try (TestGateway a = TestGateway.start(node(hazelcastA, members, cluster, database));
-        TestGateway b = TestGateway.start(node(hazelcastB, members, cluster, database))) {
+    List<Map<String, String>> cluster = TestGateway.twoNodeCluster();
+    try (TestGateway a = TestGateway.start(cluster.get(0));
+        TestGateway b = TestGateway.start(cluster.get(1))) {
       WebSession browser = new WebSession();
       browser.signIn(a, "github", "olga");
       JsonObject token = new JsonObject(browser.write("POST", a.url("/api/v1/tokens"), new JsonObject()
@@ -72,14 +62,5 @@ class SessionClusterTest {
   private static int bearer(TestGateway node, String secret) {
     return node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/me")))
         .header("Authorization", "Bearer " + secret)).statusCode();
-  }
-
-  private static Map<String, String> node(int hazelcastPort, String members, String cluster, String database) {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_CLUSTER_PORT", Integer.toString(hazelcastPort));
-    settings.put("GATEWAY_CLUSTER_MEMBERS", members);
-    settings.put("GATEWAY_CLUSTER_NAME", cluster);
-    settings.put("GATEWAY_DB_URL", database);
-    return settings;
   }
 }

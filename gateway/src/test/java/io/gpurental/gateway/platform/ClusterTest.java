@@ -3,28 +3,21 @@ package io.gpurental.gateway.platform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import io.gpurental.gateway.testing.FreePorts;
-import io.gpurental.gateway.testing.TestDatabase;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Two nodes with the same cluster name and member list form one cluster with one event bus. */
 class ClusterTest {
   @Test
   void twoNodesSeeEachOtherAndShareTheEventBus() {
-    int hazelcastA = FreePorts.next();
-    int hazelcastB = FreePorts.next();
-    String members = "127.0.0.1:" + hazelcastA + ",127.0.0.1:" + hazelcastB;
-    String clusterName = "cluster-test-" + UUID.randomUUID();
-    String databaseUrl = TestDatabase.newDatabaseUrl();
-
-    try (TestGateway a = TestGateway.start(node(hazelcastA, members, clusterName, databaseUrl));
-        TestGateway b = TestGateway.start(node(hazelcastB, members, clusterName, databaseUrl))) {
+    List<Map<String, String>> cluster = TestGateway.twoNodeCluster();
+    try (TestGateway a = TestGateway.start(cluster.get(0));
+        TestGateway b = TestGateway.start(cluster.get(1))) {
       assertNotEquals(a.url("/"), b.url("/"));
       assertEquals(2, a.gateway().cluster().getNodes().size());
       assertEquals(2, clusterMembers(a));
@@ -37,15 +30,6 @@ class ClusterTest {
       a.gateway().vertx().eventBus().publish("test.greetings", "hello from node A");
       assertEquals("hello from node A", TestGateway.await(received.future()));
     }
-  }
-
-  private static Map<String, String> node(int hazelcastPort, String members, String clusterName, String databaseUrl) {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_CLUSTER_PORT", Integer.toString(hazelcastPort));
-    settings.put("GATEWAY_CLUSTER_MEMBERS", members);
-    settings.put("GATEWAY_CLUSTER_NAME", clusterName);
-    settings.put("GATEWAY_DB_URL", databaseUrl);
-    return settings;
   }
 
   private static int clusterMembers(TestGateway node) {

@@ -48,6 +48,32 @@ public final class TestGateway implements AutoCloseable {
     return env;
   }
 
+  /**
+   * Settings for member {@code index} of a cluster of {@code hazelcastPorts.length} nodes on
+   * loopback that share one cluster name and one database.
+   */
+  public static Map<String, String> clusterMember(int[] hazelcastPorts, int index, String clusterName,
+      String databaseUrl) {
+    Map<String, String> settings = settings();
+    StringBuilder members = new StringBuilder();
+    for (int port : hazelcastPorts) {
+      members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(port);
+    }
+    settings.put("GATEWAY_CLUSTER_PORT", Integer.toString(hazelcastPorts[index]));
+    settings.put("GATEWAY_CLUSTER_MEMBERS", members.toString());
+    settings.put("GATEWAY_CLUSTER_NAME", clusterName);
+    settings.put("GATEWAY_DB_URL", databaseUrl);
+    return settings;
+  }
+
+  /** Settings for the members of a new two-node cluster (fresh ports, name and database). */
+  public static List<Map<String, String>> twoNodeCluster() {
+    int[] ports = {FreePorts.next(), FreePorts.next()};
+    String name = "cluster-" + UUID.randomUUID();
+    String database = TestDatabase.newDatabaseUrl();
+    return List.of(clusterMember(ports, 0, name, database), clusterMember(ports, 1, name, database));
+  }
+
   public static TestGateway start() {
     return start(settings());
   }

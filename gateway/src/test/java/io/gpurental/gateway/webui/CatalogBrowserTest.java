@@ -3,12 +3,9 @@ package io.gpurental.gateway.webui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gpurental.gateway.testing.Browser;
-import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.BrowserTestBase;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -17,24 +14,7 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** A visitor filters the catalog to H100 with at least 80 GB, opens the offer and gets a quote. */
-class CatalogBrowserTest {
-  private static TestGateway node;
-  private static Browser browser;
-
-  @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-    browser = new Browser();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    node.close();
-  }
-
+class CatalogBrowserTest extends BrowserTestBase {
   @Test
   void filterOpenAnOfferAndGetAQuote() {
     WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));

@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gpurental.gateway.testing.Browser;
-import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.BrowserTestBase;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -17,24 +14,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** A person signs in through the sandbox GitHub in Chromium and manages an API token. */
-class SignInAndTokensBrowserTest {
-  private static TestGateway node;
-  private static Browser browser;
-
-  @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-    browser = new Browser();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    node.close();
-  }
-
+class SignInAndTokensBrowserTest extends BrowserTestBase {
   @Test
   void signInCreateATokenSeeItOnceThenOnlyItsPrefix() {
     WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));

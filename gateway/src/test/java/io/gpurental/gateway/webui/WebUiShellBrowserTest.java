@@ -3,12 +3,9 @@ package io.gpurental.gateway.webui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gpurental.gateway.testing.Browser;
-import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.BrowserTestBase;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -16,24 +13,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** The web UI shell, loaded in a real browser from the real gateway. */
-class WebUiShellBrowserTest {
-  private static TestGateway node;
-  private static Browser browser;
-
-  @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-    browser = new Browser();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    node.close();
-  }
-
+class WebUiShellBrowserTest extends BrowserTestBase {
   @Test
   void shellHasHeaderNavigationSandboxBannerAndNoConsoleErrors() {
     browser.driver().get(node.url("/"));

@@ -9,6 +9,7 @@ import io.gpurental.gateway.config.Mode;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
 import io.gpurental.gateway.sandbox.identity.SandboxIdentityProviders;
+import io.gpurental.gateway.sandbox.stripe.StripeSandbox;
 import io.gpurental.gateway.platform.ApiContract;
 import io.gpurental.gateway.platform.BuildInfo;
 import io.gpurental.gateway.platform.NodeHealth;
@@ -164,8 +165,11 @@ public final class Gateway {
     features.add(new PlatformApi(buildInfo, contract));
     features.add(new CatalogFeature(vertx, pool, new Quotes(vertx, config.pricing()), config.pricing()));
     if (config.mode() == Mode.SANDBOX) {
-      features.add(new SandboxIdentityProviders(vertx, config.auth(),
-          config.http().publicUrl().toString().replaceAll("/+$", "")));
+      String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
+      features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
+      if (config.stripe().sandbox()) {
+        features.add(new StripeSandbox(vertx, pool, config.stripe(), publicBase));
+      }
     }
     return features;
   }

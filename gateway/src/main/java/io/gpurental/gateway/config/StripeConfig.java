@@ -1,0 +1,9 @@
+package io.gpurental.gateway.config;
+
+import java.net.URI;
+
+/**
+ * Stripe: the secret key, where its API is (the real one, or the built-in sandbox), and the
+ * webhook secret and endpoint. {@code sandbox} when the built-in stand-in serves it.
+ */
+public record StripeConfig(String secretKey, URI apiBase, String webhookSecret, URI webhookUrl, boolean sandbox) {}

@@ -1,0 +1,126 @@
+package io.gpurental.gateway.sandbox.stripe;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers recorded events to the webhook endpoint, signed like Stripe's
+ * ({@code Stripe-Signature: t=…,v1=HMAC-SHA256(secret, t + "." + payload)}), retrying with
+ * exponential backoff until a 2xx (at most {@link #MAX_ATTEMPTS} attempts). Nodes claim events
+ * with {@code FOR UPDATE SKIP LOCKED}, so with several nodes each event goes out once per attempt.
+ */
+final class WebhookSender {
+  static final int MAX_ATTEMPTS = 12;
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookSender.class);
+  private static final long POLL_MS = 1_000;
+  private static final String CLAIM = """
+      UPDATE sandbox_stripe.events SET locked_until = now() + interval '30 seconds', attempts = attempts + 1
+      WHERE id IN (SELECT id FROM sandbox_stripe.events
+                   WHERE delivered_at IS NULL AND next_attempt_at <= now() AND attempts < $1
+                     AND (locked_until IS NULL OR locked_until < now())
+                   ORDER BY created, id LIMIT 20 FOR UPDATE SKIP LOCKED)
+      RETURNING id, body, attempts""";
+  private static final String DELIVERED = "UPDATE sandbox_stripe.events SET delivered_at = now(), locked_until = NULL"
+      + " WHERE id = $1";
+  private static final String RETRY = "UPDATE sandbox_stripe.events SET locked_until = NULL,"
+      + " next_attempt_at = now() + make_interval(secs => $2) WHERE id = $1";
+  private static final String LOG_DELIVERY = "INSERT INTO sandbox_stripe.deliveries (event_id, attempt, status, error)"
+      + " VALUES ($1, $2, $3, $4)";
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final WebClient web;
+  private final String endpoint;
+  private final SecretKeySpec key;
+  private long timer = -1;
+  private boolean busy;
+
+  WebhookSender(Vertx vertx, Pool pool, String endpoint, String secret) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.web = WebClient.create(vertx);
+    this.endpoint = endpoint;
+    this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+  }
+
+  void start() {
+    timer = vertx.setPeriodic(POLL_MS, id -> deliverDue());
+  }
+
+  void stop() {
+    vertx.cancelTimer(timer);
+  }
+
+  private synchronized void deliverDue() {
+    if (busy) {
+      return;
+    }
+    busy = true;
+    pool.preparedQuery(CLAIM).execute(Tuple.of(MAX_ATTEMPTS))
+        .compose(rows -> {
+          List<Future<Void>> sends = new ArrayList<>();
+          for (Row row : rows) {
+            sends.add(deliver(row.getString("id"), row.getJsonObject("body"), row.getInteger("attempts")));
+          }
+          return Future.join(sends);
+        })
+        .onComplete(done -> {
+          synchronized (this) {
+            busy = false;
+          }
+        });
+  }
+
+  private Future<Void> deliver(String eventId, JsonObject event, int attempt) {
+    String payload = event.encode();
+    long timestamp = System.currentTimeMillis() / 1000;
+    return web.postAbs(endpoint)
+        .putHeader("Content-Type", "application/json; charset=utf-8")
+        .putHeader("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
+        .putHeader("Stripe-Signature", signature(timestamp, payload))
+        .timeout(10_000)
+        .sendBuffer(Buffer.buffer(payload))
+        .map(response -> response.statusCode())
+        .otherwise(failure -> -1)
+        .compose(status -> {
+          boolean ok = status >= 200 && status < 300;
+          Integer logged = status < 0 ? null : status;
+          String error = ok ? null : status < 0 ? "unreachable" : "HTTP " + status;
+          if (!ok) {
+            LOG.debug("Webhook {} attempt {} to {} failed: {}", eventId, attempt, endpoint, error);
+          }
+          long backoff = Math.min(3600, 1L << Math.min(attempt, 12));
+          return pool.preparedQuery(LOG_DELIVERY).execute(Tuple.of(eventId, attempt, logged, error))
+              .compose(v -> ok ? pool.preparedQuery(DELIVERED).execute(Tuple.of(eventId))
+                  : pool.preparedQuery(RETRY).execute(Tuple.of(eventId, (double) backoff)))
+              .mapEmpty();
+        });
+  }
+
+  /** The header value for a payload sent at {@code timestamp}, as Stripe computes it. */
+  String signature(long timestamp, String payload) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(key);
+      byte[] digest = mac.doFinal((timestamp + "." + payload).getBytes(StandardCharsets.UTF_8));
+      return "t=" + timestamp + ",v1=" + HexFormat.of().formatHex(digest);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -38,5 +38,15 @@ CREATE TABLE sandbox_stripe.deliveries (
   attempt    integer NOT NULL,
   at         timestamptz NOT NULL DEFAULT now(),
   status     integer,                       -- HTTP status, null when the endpoint was unreachable
-  error      text
+  error      text,
+  note       text                           -- e.g. 'duplicate', 'dropped' under a test-control mode
 );
+
+-- How webhooks go out, set through the sandbox's test-control API: normally, or dropped,
+-- duplicated, delayed or reordered (to test how the gateway copes).
+CREATE TABLE sandbox_stripe.webhook_control (
+  id             integer PRIMARY KEY CHECK (id = 1),
+  mode           text NOT NULL DEFAULT 'normal' CHECK (mode IN ('normal', 'drop', 'duplicate', 'delay', 'reorder')),
+  delay_seconds  integer NOT NULL DEFAULT 0 CHECK (delay_seconds BETWEEN 0 AND 3600)
+);
+INSERT INTO sandbox_stripe.webhook_control (id) VALUES (1);

@@ -18,12 +18,15 @@ public final class StripeSandbox implements Feature {
   private final StripeApi api;
   private final HostedPages pages;
   private final WebhookSender webhooks;
+  private final TestControl control;
 
   public StripeSandbox(Vertx vertx, Pool pool, StripeConfig config, String publicBase) {
     StripeStore store = new StripeStore(pool, Stripe.API_VERSION);
     Charges charges = new Charges(store, publicBase + BASE + "/authenticate");
     Checkout checkout = new Checkout(store, charges, publicBase + BASE + "/checkout");
-    this.api = new StripeApi(new StripeHttp(pool, config.secretKey(), Stripe.API_VERSION), store, charges, checkout);
+    StripeHttp http = new StripeHttp(pool, config.secretKey(), Stripe.API_VERSION);
+    this.api = new StripeApi(http, store, charges, checkout);
+    this.control = new TestControl(http, store, checkout, charges, pool);
     this.pages = new HostedPages(store, checkout, charges);
     this.webhooks = new WebhookSender(vertx, pool, config.webhookUrl().toString(), config.webhookSecret());
     webhooks.start();
@@ -33,5 +36,6 @@ public final class StripeSandbox implements Feature {
   public void mount(Router router) {
     api.mount(router, BASE + "/v1");
     pages.mount(router, BASE);
+    control.mount(router, BASE + "/_test");
   }
 }

@@ -28,19 +28,22 @@ final class WebhookSender {
   static final int MAX_ATTEMPTS = 12;
   private static final Logger LOG = LoggerFactory.getLogger(WebhookSender.class);
   private static final long POLL_MS = 1_000;
+  private static final String CONTROL = "SELECT mode, delay_seconds FROM sandbox_stripe.webhook_control WHERE id = 1";
+  /** $2: events younger than this many seconds wait (the 'delay' mode). */
   private static final String CLAIM = """
       UPDATE sandbox_stripe.events SET locked_until = now() + interval '30 seconds', attempts = attempts + 1
       WHERE id IN (SELECT id FROM sandbox_stripe.events
                    WHERE delivered_at IS NULL AND next_attempt_at <= now() AND attempts < $1
+                     AND created <= extract(epoch FROM now()) - $2
                      AND (locked_until IS NULL OR locked_until < now())
                    ORDER BY created, id LIMIT 20 FOR UPDATE SKIP LOCKED)
-      RETURNING id, body, attempts""";
+      RETURNING id, body, attempts, created""";
   private static final String DELIVERED = "UPDATE sandbox_stripe.events SET delivered_at = now(), locked_until = NULL"
       + " WHERE id = $1";
   private static final String RETRY = "UPDATE sandbox_stripe.events SET locked_until = NULL,"
       + " next_attempt_at = now() + make_interval(secs => $2) WHERE id = $1";
-  private static final String LOG_DELIVERY = "INSERT INTO sandbox_stripe.deliveries (event_id, attempt, status, error)"
-      + " VALUES ($1, $2, $3, $4)";
+  private static final String LOG_DELIVERY = "INSERT INTO sandbox_stripe.deliveries (event_id, attempt, status, error,"
+      + " note) VALUES ($1, $2, $3, $4, $5)";
 
   private final Vertx vertx;
   private final Pool pool;
@@ -71,14 +74,25 @@ final class WebhookSender {
       return;
     }
     busy = true;
-    pool.preparedQuery(CLAIM).execute(Tuple.of(MAX_ATTEMPTS))
-        .compose(rows -> {
-          List<Future<Void>> sends = new ArrayList<>();
-          for (Row row : rows) {
-            sends.add(deliver(row.getString("id"), row.getJsonObject("body"), row.getInteger("attempts")));
-          }
-          return Future.join(sends);
-        })
+    pool.query(CONTROL).execute().compose(control -> {
+      Row settings = control.iterator().next();
+      String mode = settings.getString("mode");
+      int delay = "delay".equals(mode) ? settings.getInteger("delay_seconds") : 0;
+      return pool.preparedQuery(CLAIM).execute(Tuple.of(MAX_ATTEMPTS, delay)).compose(rows -> {
+        List<Row> due = new ArrayList<>();
+        rows.forEach(due::add);
+        due.sort(java.util.Comparator.comparing((Row row) -> row.getLong("created")).thenComparing(row -> row.getString("id")));
+        if ("reorder".equals(mode)) {
+          java.util.Collections.reverse(due);
+        }
+        // one after another, so the order of arrival is the order chosen above
+        Future<Void> chain = Future.succeededFuture();
+        for (Row row : due) {
+          chain = chain.compose(v -> send(row, mode));
+        }
+        return chain;
+      });
+    })
         .onComplete(done -> {
           synchronized (this) {
             busy = false;
@@ -86,7 +100,20 @@ final class WebhookSender {
         });
   }
 
-  private Future<Void> deliver(String eventId, JsonObject event, int attempt) {
+  private Future<Void> send(Row row, String mode) {
+    String eventId = row.getString("id");
+    int attempt = row.getInteger("attempts");
+    if ("drop".equals(mode)) {
+      return pool.preparedQuery(LOG_DELIVERY).execute(Tuple.of(eventId, attempt, null, null, "dropped"))
+          .compose(v -> pool.preparedQuery(DELIVERED).execute(Tuple.of(eventId))).mapEmpty();
+    }
+    Future<Void> first = deliver(eventId, row.getJsonObject("body"), attempt, null);
+    return "duplicate".equals(mode)
+        ? first.compose(v -> deliver(eventId, row.getJsonObject("body"), attempt, "duplicate"))
+        : first;
+  }
+
+  private Future<Void> deliver(String eventId, JsonObject event, int attempt, String note) {
     String payload = event.encode();
     long timestamp = System.currentTimeMillis() / 1000;
     return web.postAbs(endpoint)
@@ -105,7 +132,7 @@ final class WebhookSender {
             LOG.debug("Webhook {} attempt {} to {} failed: {}", eventId, attempt, endpoint, error);
           }
           long backoff = Math.min(3600, 1L << Math.min(attempt, 12));
-          return pool.preparedQuery(LOG_DELIVERY).execute(Tuple.of(eventId, attempt, logged, error))
+          return pool.preparedQuery(LOG_DELIVERY).execute(Tuple.from(new Object[] {eventId, attempt, logged, error, note}))
               .compose(v -> ok ? pool.preparedQuery(DELIVERED).execute(Tuple.of(eventId))
                   : pool.preparedQuery(RETRY).execute(Tuple.of(eventId, (double) backoff)))
               .mapEmpty();

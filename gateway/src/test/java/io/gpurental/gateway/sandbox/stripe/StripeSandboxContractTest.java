@@ -183,6 +183,41 @@ class StripeSandboxContractTest {
   }
 
   @Test
+  void aSavedCardThatFailsChargesAttachesButIsDeclinedOffSession() {
+    CardException e = assertThrows(CardException.class, () -> charge("pm_card_chargeCustomerFail", true));
+    assertEquals("card_declined", e.getCode());
+  }
+
+  @Test
+  void testControlCompletesACheckoutSessionAsThePageWould() throws StripeException {
+    Session session = stripe.checkout().sessions().create(SessionCreateParams.builder()
+        .setMode(SessionCreateParams.Mode.PAYMENT).setSuccessUrl(node.url("/"))
+        .addLineItem(SessionCreateParams.LineItem.builder().setQuantity(1L)
+            .setPriceData(SessionCreateParams.LineItem.PriceData.builder().setCurrency("usd").setUnitAmount(2500L)
+                .setProductData(SessionCreateParams.LineItem.PriceData.ProductData.builder().setName("GPU").build())
+                .build()).build()).build());
+    java.net.http.HttpResponse<String> declined = complete(session.getId(), "card=4000000000000002");
+    assertEquals(402, declined.statusCode(), declined.body());
+    assertTrue(declined.body().contains("card_declined"));
+    assertEquals("open", stripe.checkout().sessions().retrieve(session.getId()).getStatus());
+
+    java.net.http.HttpResponse<String> paid = complete(session.getId(), "card=4242424242424242");
+    assertEquals(200, paid.statusCode(), paid.body());
+    Session completed = stripe.checkout().sessions().retrieve(session.getId());
+    assertEquals("complete", completed.getStatus());
+    assertEquals("succeeded", stripe.paymentIntents().retrieve(completed.getPaymentIntent()).getStatus());
+    assertEquals(400, complete(session.getId(), "card=4242424242424242").statusCode(), "a complete session is closed");
+  }
+
+  private static java.net.http.HttpResponse<String> complete(String sessionId, String form) {
+    return node.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            node.url("/sandbox/stripe/_test/checkout/sessions/" + sessionId + "/complete")))
+        .header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(form)));
+  }
+
+  @Test
   void missingRequiredParamIsAnInvalidRequest() {
     InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> stripe.paymentIntents().create(
         PaymentIntentCreateParams.builder().setCurrency("usd").build()));

@@ -26,6 +26,7 @@ import com.stripe.param.PaymentIntentCaptureParams;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
+import io.gpurental.gateway.testing.TestDatabase;
 import io.gpurental.gateway.testing.TestGateway;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -180,6 +181,40 @@ class StripeSandboxContractTest {
     assertEquals(first.getId(), again.getId(), "replayed, not created twice");
     assertThrows(IdempotencyException.class, () -> stripe.paymentIntents().create(
         PaymentIntentCreateParams.builder().setAmount(6000L).setCurrency("usd").build(), options));
+  }
+
+  @Test
+  void paymentMethodsAreListedForTheirCustomerAndDetached() throws StripeException {
+    Customer customer = stripe.customers().create(CustomerCreateParams.builder().build());
+    PaymentIntent paid = stripe.paymentIntents().create(PaymentIntentCreateParams.builder().setAmount(700L)
+        .setCurrency("usd").setCustomer(customer.getId()).setPaymentMethod("pm_card_visa").setConfirm(true).build());
+    var listed = stripe.paymentMethods().list(com.stripe.param.PaymentMethodListParams.builder()
+        .setCustomer(customer.getId()).setType(com.stripe.param.PaymentMethodListParams.Type.CARD).build()).getData();
+    assertEquals(java.util.List.of(paid.getPaymentMethod()), listed.stream().map(PaymentMethod::getId).toList());
+    PaymentMethod detached = stripe.paymentMethods().detach(paid.getPaymentMethod());
+    assertEquals(null, detached.getCustomer());
+    assertTrue(stripe.paymentMethods().list(com.stripe.param.PaymentMethodListParams.builder()
+        .setCustomer(customer.getId()).build()).getData().isEmpty());
+  }
+
+  @Test
+  void stateSurvivesARestart() throws StripeException {
+    String database = TestDatabase.newDatabaseUrl();
+    java.util.Map<String, String> settings = TestGateway.settings();
+    settings.put("GATEWAY_DB_URL", database);
+    String customerId;
+    try (TestGateway first = TestGateway.start(settings)) {
+      customerId = StripeClient.builder().setApiKey(first.gateway().config().stripe().secretKey())
+          .setApiBase(first.url("/sandbox/stripe")).build()
+          .customers().create(CustomerCreateParams.builder().setEmail("kept@example.com").build()).getId();
+    }
+    java.util.Map<String, String> again = TestGateway.settings();
+    again.put("GATEWAY_DB_URL", database);
+    try (TestGateway second = TestGateway.start(again)) {
+      Customer kept = StripeClient.builder().setApiKey(second.gateway().config().stripe().secretKey())
+          .setApiBase(second.url("/sandbox/stripe")).build().customers().retrieve(customerId);
+      assertEquals("kept@example.com", kept.getEmail());
+    }
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.gpurental.gateway.auth.AuthFeature;
 import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
 import io.gpurental.gateway.pricing.Quotes;
+import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.config.Mode;
 import io.gpurental.gateway.platform.Feature;
@@ -163,7 +164,9 @@ public final class Gateway {
     features.add(new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance())));
     features.add(new PlatformApi(buildInfo, contract));
-    features.add(new CatalogFeature(vertx, pool, new Quotes(vertx, config.pricing()), config.pricing()));
+    Quotes quotes = new Quotes(vertx, config.pricing());
+    features.add(new CatalogFeature(vertx, pool, quotes, config.pricing()));
+    features.add(new ReservationsFeature(vertx, pool, quotes, config.reservationHold()));
     if (config.mode() == Mode.SANDBOX) {
       String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));

@@ -141,7 +141,8 @@ public final class ConfigLoader {
             s.intBetween("rate_limits.token_creations_per_hour", 1, 100_000),
             s.intBetween("rate_limits.writes_per_minute", 1, 1_000_000)),
         PricingSettings.pricing(s, mode),
-        StripeSettings.stripe(s, mode, http.publicUrl()));
+        StripeSettings.stripe(s, mode, http.publicUrl()),
+        Duration.ofMinutes(s.intBetween("reservations.hold_minutes", 1, 24 * 60)));
   }
 
   private static HttpConfig http(Settings s) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -37,6 +38,7 @@ class CatalogSearchTest {
   @AfterEach
   void clearBookings() {
     change("DELETE FROM reservation_gpus");
+    change("DELETE FROM reservations");
     change("UPDATE hosts SET status = 'active'");
   }
 
@@ -214,8 +216,8 @@ class CatalogSearchTest {
   }
 
   private static void book(String hostId, int gpus, Instant from, Instant to) {
-    change("INSERT INTO reservation_gpus (reservation_id, gpu_id, period) SELECT 'rsv_test_' || id, id, tstzrange('"
-        + from + "', '" + to + "') FROM gpus WHERE host_id = '" + hostId + "' ORDER BY idx LIMIT " + gpus);
+    TestBookings.book(node, hostId, gpus, from, to);
+    change("SELECT 1");
   }
 
   private static List<String> ids(String filters) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -84,8 +85,7 @@ class QuotesTest {
 
   @Test
   void moreGpusThanAreFreeIsAConflict() {
-    node.sql("INSERT INTO reservation_gpus (reservation_id, gpu_id, period) SELECT 'rsv_q_' || id, id, tstzrange('"
-        + START + "', '" + START.plus(1, ChronoUnit.DAYS) + "') FROM gpus WHERE host_id = 'host_osl_4090_01' LIMIT 1");
+    TestBookings.book(node, "host_osl_4090_01", 1, START, START.plus(1, ChronoUnit.DAYS));
     HttpResponse<String> response = post(new JsonObject().put("offer_id", "off_osl_4090_01").put("gpu_count", 4)
         .put("hours", 2).put("start", START.toString()));
     assertEquals(409, response.statusCode(), response.body());

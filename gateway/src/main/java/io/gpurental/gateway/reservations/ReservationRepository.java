@@ -1,0 +1,140 @@
+package io.gpurental.gateway.reservations;
+
+import io.gpurental.gateway.platform.Page;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reservations, their GPUs and their event history in PostgreSQL. */
+public final class ReservationRepository {
+  static final String FREE_GPUS = """
+      SELECT g.id FROM gpus g JOIN hosts h ON h.id = g.host_id
+      WHERE g.host_id = $1 AND h.status = 'active' AND NOT EXISTS (
+        SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active AND r.period && tstzrange($2, $3))
+      ORDER BY g.idx LIMIT $4""";
+  /** The first start, hour by hour after $2 (up to 14 days), when $3 GPUs are free for $4 hours. */
+  private static final String NEXT_FREE_START = """
+      SELECT $2::timestamptz + k * interval '1 hour' AS start FROM generate_series(1, 336) AS k
+      WHERE (SELECT count(*) FROM gpus g JOIN hosts h ON h.id = g.host_id
+             WHERE g.host_id = $1 AND h.status = 'active' AND NOT EXISTS (
+               SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active
+                 AND r.period && tstzrange($2::timestamptz + k * interval '1 hour',
+                                           $2::timestamptz + (k + $4::integer) * interval '1 hour'))) >= $3
+      ORDER BY k LIMIT 1""";
+  private static final String INSERT = """
+      INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, hold_expires_at,
+        quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method)
+      VALUES ($1, $2, $3, $4, $5, tstzrange($6, $7), 'pending_payment', $8, $9, $10, $11, $12, $13, $14, $15)""";
+  private static final String INSERT_GPUS = """
+      INSERT INTO reservation_gpus (reservation_id, gpu_id, period)
+      SELECT $1, unnest($2::text[]), tstzrange($3, $4)""";
+  private static final String EVENT = """
+      INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ($1, $2, $3, $4)""";
+  private static final String SELECT = """
+      SELECT r.*, lower(r.period) AS start_at, upper(r.period) AS end_at,
+             array(SELECT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
+                   WHERE rg.reservation_id = r.id ORDER BY g.idx) AS gpu_indexes,
+             coalesce((SELECT json_agg(json_build_object('at', e.at, 'from', e.from_status, 'to', e.to_status,
+                         'cause', e.cause) ORDER BY e.id) FROM reservation_events e WHERE e.reservation_id = r.id),
+                      '[]') AS events
+      FROM reservations r""";
+  /** Releases lapsed holds: correctness comes from this statement, whoever runs it, however often. */
+  private static final String EXPIRE_HOLDS = """
+      WITH lapsed AS (
+        UPDATE reservations SET status = 'expired', updated_at = now()
+        WHERE status = 'pending_payment' AND hold_expires_at < now() RETURNING id),
+      released AS (
+        UPDATE reservation_gpus SET active = false WHERE reservation_id IN (SELECT id FROM lapsed) RETURNING 1),
+      logged AS (
+        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
+        SELECT id, 'pending_payment', 'expired', 'hold lapsed unpaid' FROM lapsed RETURNING reservation_id)
+      SELECT r.id, r.account_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM logged)""";
+
+  private final Pool pool;
+
+  public ReservationRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  Pool pool() {
+    return pool;
+  }
+
+  static Future<List<String>> freeGpus(SqlClient tx, String hostId, OffsetDateTime start, OffsetDateTime end, int count) {
+    return tx.preparedQuery(FREE_GPUS).execute(Tuple.of(hostId, start, end, count)).map(rows -> {
+      List<String> ids = new ArrayList<>();
+      rows.forEach(row -> ids.add(row.getString(0)));
+      return ids;
+    });
+  }
+
+  Future<Optional<OffsetDateTime>> nextFreeStart(String hostId, OffsetDateTime start, int count, int hours) {
+    return pool.preparedQuery(NEXT_FREE_START).execute(Tuple.of(hostId, start, count, hours))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getOffsetDateTime(0)));
+  }
+
+  static Future<Void> insert(SqlClient tx, NewReservation r) {
+    Tuple params = Tuple.from(new Object[] {r.id(), r.accountId(), r.offerId(), r.hostId(), r.gpuCount(), r.start(),
+        r.end(), r.holdExpiresAt(), r.quoteId(), r.price(), r.total(), r.currency(), r.ssh().text(),
+        r.ssh().fingerprint(), r.paymentMethod()});
+    return tx.preparedQuery(INSERT).execute(params)
+        .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(Tuple.of(r.id(), r.gpuIds().toArray(new String[0]),
+            r.start(), r.end())))
+        .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(r.id(), null, "pending_payment", "created")))
+        .mapEmpty();
+  }
+
+  /** The reservation, if the caller may see it (its owner, or any operator). */
+  Future<Optional<JsonObject>> find(SqlClient client, String id, String accountId, boolean operator) {
+    return client.preparedQuery(SELECT + " WHERE r.id = $1 AND ($3 OR r.account_id = $2)")
+        .execute(Tuple.of(id, accountId, operator))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(ReservationJson.of(rows.iterator().next())));
+  }
+
+  Future<List<Row>> list(String accountId, boolean operator, String status, Optional<Page.Position> after, int limit) {
+    String sql = SELECT + " WHERE ($2 OR r.account_id = $1) AND ($3::text IS NULL OR r.status = $3)"
+        + " AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5))"
+        + " ORDER BY r.created_at DESC, r.id DESC LIMIT $6";
+    return pool.preparedQuery(sql).execute(Tuple.of(accountId, operator, status,
+            after.map(Page.Position::createdAt).orElse(null), after.map(Page.Position::id).orElse(null), limit + 1))
+        .map(rows -> {
+          List<Row> list = new ArrayList<>();
+          rows.forEach(list::add);
+          return list;
+        });
+  }
+
+  /** Moves a reservation between states if it is in {@code from}; false when it was not. */
+  static Future<Boolean> transition(SqlClient tx, String id, String from, String to, String cause, boolean release) {
+    return tx.preparedQuery("UPDATE reservations SET status = $3, updated_at = now(),"
+            + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
+            + " WHERE id = $1 AND status = $2 RETURNING id")
+        .execute(Tuple.of(id, from, to))
+        .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
+            : (release ? tx.preparedQuery("UPDATE reservation_gpus SET active = false WHERE reservation_id = $1")
+                .execute(Tuple.of(id)).mapEmpty() : Future.<Void>succeededFuture())
+                .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(id, from, to, cause)))
+                .map(true));
+  }
+
+  /** Expires every lapsed hold; returns (reservation id, account id) of each. */
+  Future<List<String[]>> expireHolds() {
+    return pool.withTransaction(tx -> tx.query(EXPIRE_HOLDS).execute()).map(rows -> {
+      List<String[]> expired = new ArrayList<>();
+      rows.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
+      return expired;
+    });
+  }
+
+  static JsonArray strings(List<String> values) {
+    return new JsonArray(new ArrayList<>(values));
+  }
+}

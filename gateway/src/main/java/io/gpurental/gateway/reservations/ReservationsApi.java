@@ -1,0 +1,129 @@
+package io.gpurental.gateway.reservations;
+
+import io.gpurental.gateway.auth.Principal;
+import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.platform.Page;
+import io.gpurental.gateway.platform.errors.Conflict;
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.gpurental.gateway.pricing.Quote;
+import io.gpurental.gateway.pricing.Quotes;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.Tuple;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code /reservations}: create (from a quote), list, read, cancel. */
+final class ReservationsApi {
+  private static final int DEFAULT_LIMIT = 20;
+  private final Vertx vertx;
+  private final ReservationRepository repository;
+  private final ReservationService service;
+  private final Quotes quotes;
+
+  ReservationsApi(Vertx vertx, ReservationRepository repository, ReservationService service, Quotes quotes) {
+    this.vertx = vertx;
+    this.repository = repository;
+    this.service = service;
+    this.quotes = quotes;
+  }
+
+  void bind(RouterBuilder api) {
+    api.getRoute("createReservation").addHandler(this::create);
+    api.getRoute("listReservations").addHandler(this::list);
+    api.getRoute("getReservation").addHandler(this::get);
+    api.getRoute("cancelReservation").addHandler(this::cancel);
+  }
+
+  private void create(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    JsonObject body = ctx.body().asJsonObject();
+    String key = ctx.request().getHeader("Idempotency-Key");
+    if (key == null && caller.method() == Principal.Method.TOKEN) {
+      throw new Invalid("API clients must send an Idempotency-Key header with each new reservation, so a retry"
+          + " never books twice.");
+    }
+    if (key != null && (key.isBlank() || key.length() > 255)) {
+      throw new Invalid("Idempotency-Key must be 1 to 255 characters.");
+    }
+    SshPublicKey ssh = SshPublicKey.parse(body.getString("ssh_public_key"), "#/ssh_public_key");
+    quotes.find(body.getString("quote_id"))
+        .recover(failure -> Future.failedFuture(failure instanceof NotFound
+            ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
+            : failure))
+        .compose(quote -> hostOf(quote).compose(host -> service.create(caller, quote, host, ssh,
+            body.getString("payment"), key, body.encode())))
+        .onSuccess(outcome -> {
+          ctx.response().setStatusCode(outcome.status()).putHeader("Content-Type", "application/json").end(outcome.body());
+          if (outcome.status() == 201) {
+            JsonObject created = new JsonObject(outcome.body());
+            ReservationEvents.publish(vertx, created.getString("id"), caller.accountId(), created.getString("status"));
+          }
+        })
+        .onFailure(ctx::fail);
+  }
+
+  private Future<String> hostOf(Quote quote) {
+    return repository.pool().preparedQuery("SELECT host_id FROM offers WHERE id = $1").execute(Tuple.of(quote.offerId()))
+        .map(rows -> rows.iterator().next().getString(0));
+  }
+
+  private void list(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    int limit = Optional.ofNullable(ctx.request().getParam("limit")).map(Integer::parseInt).orElse(DEFAULT_LIMIT);
+    Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
+    repository.list(caller.accountId(), caller.isOperator(), ctx.request().getParam("status"), after, limit)
+        .onSuccess(rows -> ctx.json(Page.of(rows, limit, ReservationJson::of,
+            row -> Page.encode(row.getOffsetDateTime("created_at"), row.getString("id")))))
+        .onFailure(ctx::fail);
+  }
+
+  private void get(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    String id = ctx.pathParam("reservation_id");
+    repository.find(repository.pool(), id, caller.accountId(), caller.isOperator())
+        .onSuccess(found -> {
+          if (found.isEmpty()) {
+            ctx.fail(new NotFound("No reservation " + id + "."));
+          } else {
+            ctx.json(found.get());
+          }
+        })
+        .onFailure(ctx::fail);
+  }
+
+  /** Cancelling an unpaid hold releases its GPUs at once. */
+  private void cancel(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    String id = ctx.pathParam("reservation_id");
+    repository.pool().withTransaction(tx -> repository.find(tx, id, caller.accountId(), caller.isOperator())
+            .compose(found -> {
+              JsonObject reservation = found.orElseThrow(() -> new NotFound("No reservation " + id + "."));
+              String status = reservation.getString("status");
+              if (!"pending_payment".equals(status)) {
+                throw new Conflict("A " + status + " reservation cannot be cancelled here"
+                    + ("confirmed".equals(status) || "provisioning".equals(status) || "running".equals(status)
+                        ? " yet: cancelling paid reservations (with their refunds) comes with payments." : ".")
+                    , new JsonObject().put("status", status));
+              }
+              return ReservationRepository.transition(tx, id, "pending_payment", "cancelled", "cancelled by "
+                  + (caller.method() == Principal.Method.TOKEN ? "API client" : "renter"), true)
+                  .compose(changed -> {
+                    if (!changed) {
+                      return Future.failedFuture(new Conflict("The reservation changed meanwhile; read it again."));
+                    }
+                    return repository.find(tx, id, caller.accountId(), caller.isOperator()).map(Optional::orElseThrow);
+                  });
+            }))
+        .onSuccess(updated -> {
+          CatalogChanges.publish(vertx, "reservation cancelled");
+          ReservationEvents.publish(vertx, id, caller.accountId(), "cancelled");
+          ctx.json(updated);
+        })
+        .onFailure(ctx::fail);
+  }
+}

@@ -1,0 +1,25 @@
+package io.gpurental.gateway.reservations;
+
+import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.pricing.Quotes;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.Pool;
+import java.time.Duration;
+
+/** Reservations: holds that never double-book, their lifecycle and their sweeper. */
+public final class ReservationsFeature implements Feature {
+  private static final long SWEEP_PERIOD_MS = 5_000;
+  private final ReservationsApi api;
+
+  public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold) {
+    ReservationRepository repository = new ReservationRepository(pool);
+    this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes);
+    new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS).start();
+  }
+
+  @Override
+  public void bind(RouterBuilder routes) {
+    api.bind(routes);
+  }
+}

@@ -50,13 +50,12 @@ final class ReservationsApi {
     if (key != null && (key.isBlank() || key.length() > 255)) {
       throw new Invalid("Idempotency-Key must be 1 to 255 characters.");
     }
-    SshPublicKey ssh = SshPublicKey.parse(body.getString("ssh_public_key"), "#/ssh_public_key");
-    quotes.find(body.getString("quote_id"))
+    sshKey(caller, body).compose(ssh -> quotes.find(body.getString("quote_id"))
         .recover(failure -> Future.failedFuture(failure instanceof NotFound
             ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
             : failure))
         .compose(quote -> hostOf(quote).compose(host -> service.create(caller, quote, host, ssh,
-            body.getString("payment"), key, body.encode())))
+            body.getString("payment"), key, body.encode()))))
         .onSuccess(outcome -> {
           ctx.response().setStatusCode(outcome.status()).putHeader("Content-Type", "application/json").end(outcome.body());
           if (outcome.status() == 201) {
@@ -65,6 +64,27 @@ final class ReservationsApi {
           }
         })
         .onFailure(ctx::fail);
+  }
+
+  /** The key pasted in the request, or one of the caller's saved keys by id. */
+  private Future<SshPublicKey> sshKey(Principal caller, JsonObject body) {
+    String keyId = body.getString("ssh_key_id");
+    String pasted = body.getString("ssh_public_key");
+    if ((keyId == null) == (pasted == null)) {
+      return Future.failedFuture(new Invalid("Send either ssh_public_key or ssh_key_id.",
+          List.of(new Invalid.FieldError("#/ssh_public_key", "give exactly one of ssh_public_key, ssh_key_id"))));
+    }
+    if (pasted != null) {
+      return Future.succeededFuture(SshPublicKey.parse(pasted, "#/ssh_public_key"));
+    }
+    return repository.pool().preparedQuery("SELECT public_key FROM ssh_keys WHERE id = $1 AND account_id = $2")
+        .execute(Tuple.of(keyId, caller.accountId())).map(rows -> {
+          if (rows.size() == 0) {
+            throw new Invalid("You have no SSH key " + keyId + ".",
+                List.of(new Invalid.FieldError("#/ssh_key_id", "unknown key")));
+          }
+          return SshPublicKey.parse(rows.iterator().next().getString(0), "#/ssh_key_id");
+        });
   }
 
   private Future<String> hostOf(Quote quote) {

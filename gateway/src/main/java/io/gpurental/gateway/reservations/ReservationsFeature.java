@@ -11,15 +11,18 @@ import java.time.Duration;
 public final class ReservationsFeature implements Feature {
   private static final long SWEEP_PERIOD_MS = 5_000;
   private final ReservationsApi api;
+  private final SshKeysApi sshKeys;
 
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold) {
     ReservationRepository repository = new ReservationRepository(pool);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes);
+    this.sshKeys = new SshKeysApi(pool);
     new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS).start();
   }
 
   @Override
   public void bind(RouterBuilder routes) {
     api.bind(routes);
+    sshKeys.bind(routes);
   }
 }

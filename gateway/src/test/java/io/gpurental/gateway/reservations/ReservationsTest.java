@@ -161,6 +161,32 @@ class ReservationsTest {
   }
 
   @Test
+  void savedSshKeysCanBeUsedForReservationsAndAreEachOwnersOwn() {
+    HttpResponse<String> saved = a.send(HttpRequest.newBuilder(URI.create(a.url("/api/v1/ssh-keys")))
+        .header("Authorization", "Bearer " + aliceToken).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", "laptop").put("public_key", SSH_KEY).encode())));
+    assertEquals(201, saved.statusCode(), saved.body());
+    JsonObject key = new JsonObject(saved.body());
+    assertTrue(key.getString("fingerprint").startsWith("SHA256:"));
+    assertEquals("ssh-ed25519", key.getString("type"));
+    JsonArray listed = new JsonObject(bearer(b, aliceToken, "GET", "/api/v1/ssh-keys").body()).getJsonArray("data");
+    assertTrue(listed.stream().anyMatch(k -> ((JsonObject) k).getString("id").equals(key.getString("id"))));
+
+    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(6, ChronoUnit.DAYS), 1);
+    HttpResponse<String> reserved = reserveWith(a, aliceToken, UUID.randomUUID().toString(), new JsonObject()
+        .put("quote_id", quote.getString("id")).put("ssh_key_id", key.getString("id")).put("payment", "checkout"));
+    assertEquals(201, reserved.statusCode(), reserved.body());
+    assertEquals(key.getString("fingerprint"), new JsonObject(reserved.body()).getJsonObject("ssh").getString("fingerprint"));
+
+    assertEquals(404, bearer(a, bobToken, "DELETE", "/api/v1/ssh-keys/" + key.getString("id")).statusCode());
+    JsonObject bobQuote = quoteOn(a, bobToken, "off_osl_4090_01", 1, START.plus(7, ChronoUnit.DAYS), 1);
+    HttpResponse<String> stolen = reserveWith(a, bobToken, UUID.randomUUID().toString(), new JsonObject()
+        .put("quote_id", bobQuote.getString("id")).put("ssh_key_id", key.getString("id")).put("payment", "checkout"));
+    assertEquals(400, stolen.statusCode(), "another account's key is unknown to bob");
+    assertEquals(204, bearer(a, aliceToken, "DELETE", "/api/v1/ssh-keys/" + key.getString("id")).statusCode());
+  }
+
+  @Test
   void badRequestsAreRefusedWithoutWritingAnything() {
     JsonObject quote = quote("off_nyc_h100_01", 1, START.plus(20, ChronoUnit.DAYS), 1);
     long before = a.sql("SELECT count(*) FROM reservations").iterator().next().getLong(0);

@@ -3,6 +3,7 @@ package io.gpurental.gateway.catalog;
 import io.gpurental.gateway.config.PricingConfig;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
+import io.gpurental.gateway.pricing.PriceBreakdown;
 import io.gpurental.gateway.pricing.PriceCalculator;
 import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.json.JsonArray;
@@ -57,13 +58,16 @@ final class CatalogApi {
 
     String key = filter + "|" + window;
     cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc())).onSuccess(rows -> {
-      List<JsonObject> offers = rows.stream()
+      // price and sort plain records; only the page returned is turned into JSON
+      List<Priced> offers = rows.stream()
           .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
           .filter(row -> includeUnavailable || row.bookable(minGpus, maxGpus))
-          .map(row -> priced(row, window, minGpus, maxGpus))
+          .map(row -> priced(row, window, minGpus))
           .sorted(order(sort))
           .toList();
-      JsonArray page = new JsonArray(offers.stream().skip(offset).limit(limit).map(Object.class::cast).toList());
+      JsonArray page = new JsonArray();
+      offers.stream().skip(offset).limit(limit)
+          .forEach(p -> page.add(OfferJson.of(p.row(), window, p.gpuCount(), p.price(), minGpus, maxGpus)));
       String next = offset + limit < offers.size() ? cursor(offset + limit) : null;
       ctx.json(new JsonObject().put("data", page).put("next_cursor", next));
     }).onFailure(ctx::fail);
@@ -75,7 +79,8 @@ final class CatalogApi {
     Instant timelineStart = Instant.now().truncatedTo(ChronoUnit.HOURS);
     repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
       OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
-      JsonObject offer = priced(row, window, 1, Integer.MAX_VALUE);
+      Priced priced = priced(row, window, 1);
+      JsonObject offer = OfferJson.of(row, window, priced.gpuCount(), priced.price(), 1, Integer.MAX_VALUE);
       return repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
           .map(free -> offer.put("availability", new JsonObject()
               .put("start", timelineStart.toString())
@@ -85,25 +90,27 @@ final class CatalogApi {
     }).onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
-  private JsonObject priced(OfferRow row, Window window, int minGpus, int maxGpus) {
-    int gpuCount = row.smallestCount(minGpus);
-    return OfferJson.of(row, window, gpuCount,
-        calculator.price(row.pricePerGpuHour(), row.currency(), gpuCount, window.hours()), minGpus, maxGpus);
+  /** An offer priced for the window at the GPU count the listing shows. */
+  private record Priced(OfferRow row, int gpuCount, PriceBreakdown price) {
+    long allIn() {
+      return price.allInPerGpuHour().amount();
+    }
   }
 
-  private static Comparator<JsonObject> order(String sort) {
-    Comparator<JsonObject> byId = Comparator.comparing(offer -> offer.getString("id"));
-    Comparator<JsonObject> primary = switch (sort) {
-      case "price_per_vram_gb" -> Comparator.comparingDouble(offer -> (double) allIn(offer) / offer.getInteger("vram_gb"));
-      case "vram" -> Comparator.comparingInt((JsonObject offer) -> offer.getInteger("vram_gb")).reversed();
-      case "availability" -> Comparator.comparingInt((JsonObject offer) -> offer.getInteger("gpus_available")).reversed();
-      default -> Comparator.comparingLong(CatalogApi::allIn);
+  private Priced priced(OfferRow row, Window window, int minGpus) {
+    int gpuCount = row.smallestCount(minGpus);
+    return new Priced(row, gpuCount, calculator.price(row.pricePerGpuHour(), row.currency(), gpuCount, window.hours()));
+  }
+
+  private static Comparator<Priced> order(String sort) {
+    Comparator<Priced> byId = Comparator.comparing(p -> p.row().id());
+    Comparator<Priced> primary = switch (sort) {
+      case "price_per_vram_gb" -> Comparator.comparingDouble(p -> (double) p.allIn() / p.row().vramGb());
+      case "vram" -> Comparator.comparingInt((Priced p) -> p.row().vramGb()).reversed();
+      case "availability" -> Comparator.comparingInt((Priced p) -> p.row().gpusAvailable()).reversed();
+      default -> Comparator.comparingLong(Priced::allIn);
     };
     return primary.thenComparing(byId);
-  }
-
-  private static long allIn(JsonObject offer) {
-    return offer.getJsonObject("all_in_per_gpu_hour").getLong("amount");
   }
 
   private static String cursor(int offset) {

@@ -12,11 +12,13 @@ public final class ReservationsFeature implements Feature {
   private static final long SWEEP_PERIOD_MS = 5_000;
   private final ReservationsApi api;
   private final SshKeysApi sshKeys;
+  private final LiveUpdates live;
 
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold) {
     ReservationRepository repository = new ReservationRepository(pool);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes);
     this.sshKeys = new SshKeysApi(pool);
+    this.live = new LiveUpdates(vertx);
     new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS).start();
   }
 
@@ -24,5 +26,6 @@ public final class ReservationsFeature implements Feature {
   public void bind(RouterBuilder routes) {
     api.bind(routes);
     sshKeys.bind(routes);
+    live.bind(routes);
   }
 }

@@ -187,6 +187,35 @@ class ReservationsTest {
   }
 
   @Test
+  void aChangeMadeOnNodeAReachesAnEventStreamOnNodeB() throws Exception {
+    java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> stream = client.sendAsync(
+        HttpRequest.newBuilder(URI.create(b.url("/api/v1/events"))).header("Authorization", "Bearer " + aliceToken)
+            .build(), HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<java.util.stream.Stream<String>> response = stream.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals(200, response.statusCode());
+    assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+    Thread reader = new Thread(() -> response.body().forEach(lines::add));
+    reader.setDaemon(true);
+    reader.start();
+    assertEquals(": connected", lines.poll(30, java.util.concurrent.TimeUnit.SECONDS));
+
+    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(9, ChronoUnit.DAYS), 1);
+    String id = new JsonObject(reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString()).body())
+        .getString("id");
+    String data = null;
+    for (int i = 0; i < 20 && data == null; i++) {
+      String line = lines.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+      assertNotNull(line, "no event arrived on node B");
+      if (line.startsWith("data: ") && line.contains(id)) {
+        data = line.substring(6);
+      }
+    }
+    assertEquals("pending_payment", new JsonObject(data).getString("status"));
+  }
+
+  @Test
   void badRequestsAreRefusedWithoutWritingAnything() {
     JsonObject quote = quote("off_nyc_h100_01", 1, START.plus(20, ChronoUnit.DAYS), 1);
     long before = a.sql("SELECT count(*) FROM reservations").iterator().next().getLong(0);

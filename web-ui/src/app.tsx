@@ -7,6 +7,8 @@ import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { OfferPage } from './pages/Offer';
 import { Placeholder } from './pages/Placeholder';
+import { ReservationPage } from './pages/Reservation';
+import { ReservationsPage } from './pages/Reservations';
 import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';
 import { NAV_ITEMS, SITE_NAME } from './routes';
@@ -15,6 +17,19 @@ import { useSession } from './session';
 /** The offer id of `/catalog/{id}`, or null for any other path. */
 function offerIdFromPath(path: string): string | null {
   const match = /^\/catalog\/([^/]+)$/.exec(path);
+  if (!match?.[1]) {
+    return null;
+  }
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The reservation id of `/reservations/{id}`, or null for any other path. */
+function reservationIdFromPath(path: string): string | null {
+  const match = /^\/reservations\/([^/]+)$/.exec(path);
   if (!match?.[1]) {
     return null;
   }
@@ -46,6 +61,13 @@ function Page({ path, version }: { path: string; version: VersionInfo | null }) 
   if (offerId) {
     return <OfferPage key={offerId} id={offerId} />;
   }
+  if (path === '/reservations') {
+    return <ReservationsPage />;
+  }
+  const reservationId = reservationIdFromPath(path);
+  if (reservationId) {
+    return <ReservationPage key={reservationId} id={reservationId} />;
+  }
   const item = NAV_ITEMS.find((candidate) => candidate.path === path);
   if (item) {
     return <Placeholder title={item.label} summary={item.summary} />;
@@ -63,6 +85,11 @@ function pageTitle(path: string): string {
   if (offerIdFromPath(path)) {
     // The offer page names itself once loaded.
     return `Offer — ${SITE_NAME}`;
+  }
+  const reservationId = reservationIdFromPath(path);
+  if (reservationId) {
+    // The reservation page names itself once loaded.
+    return `Reservation ${reservationId} — ${SITE_NAME}`;
   }
   const item = NAV_ITEMS.find((candidate) => candidate.path === path);
   return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;

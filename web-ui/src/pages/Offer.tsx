@@ -1,7 +1,9 @@
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
+import { signInPageHref } from '../auth';
 import { AvailabilityStrip, PriceHistory } from '../charts';
+import { formatRemaining, useNow } from '../clock';
 import { formatDateTime } from '../format';
 import {
   catalogHref,
@@ -20,17 +22,31 @@ import {
   MAX_HOURS,
   MIN_HOURS,
   money,
+  offerHref,
   parseHours,
   toUtcIso,
   utcToLocalInput,
   type FieldProblem,
   type Money,
   type OfferDetail,
-  type PriceItem,
   type Quote,
 } from '../offers';
+import { ItemsTable } from '../price-table';
+import {
+  createReservation,
+  handleSessionEnded,
+  looksLikePrivateKey,
+  newIdempotencyKey,
+  rememberedSshKey,
+  rememberSshKey,
+  reservationConflict,
+  reservationHref,
+  type ReservationConflict,
+  type ReservationRequest,
+} from '../reservations';
 import { SITE_NAME } from '../routes';
 import { Link, navigate, useSearch } from '../router';
+import { useSession } from '../session';
 
 interface LoadError {
   status: number;
@@ -254,52 +270,6 @@ function Hardware({ offer }: { offer: OfferDetail }) {
   );
 }
 
-function ItemsTable({
-  id,
-  items,
-  total,
-  totalId,
-  caption,
-}: {
-  id: string;
-  items: PriceItem[];
-  total: Money;
-  totalId?: string;
-  caption: string;
-}) {
-  return (
-    <div class="table-wrap">
-      <table id={id} class="data-table price-table">
-        <caption class="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col" class="num">
-              Amount
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(items ?? []).map((item, index) => (
-            <tr key={`${item.kind}-${index}`} class={`price-item price-item--${item.kind}`} data-kind={item.kind}>
-              <th scope="row">{item.description}</th>
-              <td class="num">{money(item.amount)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">Total</th>
-            <td id={totalId} class="num price-table__total">
-              {money(total)}
-            </td>
-          </tr>
-        </tfoot>
-      </table>
-    </div>
-  );
-}
-
 function PriceBreakdown({ offer, updating }: { offer: OfferDetail; updating: boolean }) {
   const win = offer.window;
   return (
@@ -386,6 +356,11 @@ function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: ReturnTyp
   const formRef = useRef<HTMLFormElement>(null);
   const quoteHeadingRef = useRef<HTMLHeadingElement>(null);
   const focusQuote = useRef(false);
+  const formHeadingRef = useRef<HTMLHeadingElement>(null);
+  const focusForm = useRef(false);
+  /** The GPU count the link asked for (applied once the offer allows it). */
+  const initialGpus = useRef(chosen.gpus);
+  const pendingGpus = useRef<number | null>(null);
 
   // The allowed counts follow the window's availability.
   useEffect(() => {
@@ -435,7 +410,53 @@ function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: ReturnTyp
       focusQuote.current = false;
       quoteHeadingRef.current?.focus();
     }
+    if (!quote && focusForm.current) {
+      focusForm.current = false;
+      formHeadingRef.current?.focus();
+    }
   }, [quote]);
+
+  // The quote left the URL (a link to another window, back/forward): it no longer applies.
+  useEffect(() => {
+    if (!chosen.quote && quote) {
+      setQuote(null);
+    }
+  }, [chosen.quote]);
+
+  // A window chosen outside the form (a link, back/forward): show it in the form.
+  useEffect(() => {
+    if (chosen.start && localInputToUtc(startLocal) !== chosen.start) {
+      setStartLocal(utcToLocalInput(chosen.start));
+      // Quote exactly that instant (the input only holds minutes) until the visitor edits it.
+      setStartTouched(false);
+    }
+    if (chosen.hours !== null && parseHours(hours) !== chosen.hours) {
+      setHours(String(chosen.hours));
+    }
+    if (chosen.gpus !== null && chosen.gpus !== initialGpus.current) {
+      pendingGpus.current = chosen.gpus;
+    }
+  }, [chosen.start, chosen.hours, chosen.gpus]);
+
+  // ...and its GPU count, once the re-priced offer allows it.
+  useEffect(() => {
+    const wanted = pendingGpus.current;
+    if (wanted !== null && counts.includes(wanted)) {
+      pendingGpus.current = null;
+      initialGpus.current = wanted;
+      setGpuCount(String(wanted));
+    }
+  }, [chosen.gpus, counts.join(',')]);
+
+  /** After a 409, the reserve error links to the next free window: follow it here. */
+  const onTryWindow = (next: { start: string; end: string }) => {
+    focusForm.current = true;
+    setFields([]);
+    setFormError(null);
+    setNotice(
+      `Showing the next free window, ${formatDateTime(next.start)} to ${formatDateTime(next.end)}. Get a new quote for it to reserve.`,
+    );
+  };
 
   const fieldError = (name: string) =>
     fields
@@ -537,7 +558,9 @@ function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: ReturnTyp
         aria-labelledby="quote-form-heading"
         onSubmit={(event) => void onSubmit(event)}
       >
-        <h2 id="quote-form-heading">Get a quote</h2>
+        <h2 id="quote-form-heading" ref={formHeadingRef} tabIndex={-1}>
+          Get a quote
+        </h2>
         {formError && (
           <div id="quote-form-error" class="alert alert--error" role="alert">
             <p>{formError}</p>
@@ -635,7 +658,7 @@ function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: ReturnTyp
           {busy ? 'Getting a quote…' : 'Get quote'}
         </button>
       </form>
-      {quote && <QuotePanel quote={quote} headingRef={quoteHeadingRef} />}
+      {quote && <QuotePanel quote={quote} headingRef={quoteHeadingRef} onTryWindow={onTryWindow} />}
     </>
   );
 }
@@ -651,35 +674,14 @@ function nearestIndex(counts: number[], wanted: number): number {
   return best;
 }
 
-/** Re-renders every second while `active`. */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) {
-      return;
-    }
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, [active]);
-  return now;
+interface QuotePanelProps {
+  quote: Quote;
+  headingRef: { current: HTMLHeadingElement | null };
+  /** Called when the visitor follows a 409's "Try the next free window" link. */
+  onTryWindow: (window: { start: string; end: string }) => void;
 }
 
-function formatRemaining(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  if (hours > 0) {
-    return `${hours} h ${minutes} min`;
-  }
-  if (minutes > 0) {
-    return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
-  }
-  return `${seconds} s`;
-}
-
-function QuotePanel({ quote, headingRef }: { quote: Quote; headingRef: { current: HTMLHeadingElement | null } }) {
+function QuotePanel({ quote, headingRef, onTryWindow }: QuotePanelProps) {
   const expiresAt = new Date(quote.expires_at).getTime();
   const validExpiry = !Number.isNaN(expiresAt);
   const now = useNow(validExpiry && expiresAt > Date.now());
@@ -732,15 +734,347 @@ function QuotePanel({ quote, headingRef }: { quote: Quote; headingRef: { current
       <p id="quote-cancellation-policy" class="quote-policy">
         {quote.cancellation_policy}
       </p>
-      <button id="reserve" type="button" class="btn btn--primary btn--large" disabled aria-describedby="reserve-note">
-        Reserve
-      </button>
-      <p id="reserve-note" class="hint">
-        Reservations open soon.
-      </p>
+      <ReserveArea quote={quote} expired={expired} onTryWindow={onTryWindow} />
       <p class="hint">
         Quote <code id="quote-id">{quote.id}</code>
       </p>
     </section>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Reserve: hold the quoted GPUs (signed in), or sign in first
+// ---------------------------------------------------------------------------
+
+interface ReserveProblem {
+  message: string;
+  /** Problems with the SSH key field (`#/ssh_public_key`). */
+  keyError: string | null;
+  /** Other field problems (e.g. `#/quote_id`). */
+  others: string[];
+  conflict: ReservationConflict | null;
+  /** A network failure: retrying reuses the Idempotency-Key, so it cannot book twice. */
+  retryable: boolean;
+}
+
+function conflictFreeText(free: number | null): string | null {
+  if (free === null) {
+    return null;
+  }
+  if (free === 0) {
+    return 'No GPUs are still free for this window.';
+  }
+  return `${gpusLabel(free)} ${free === 1 ? 'is' : 'are'} still free for this window.`;
+}
+
+interface ReserveAreaProps {
+  quote: Quote;
+  expired: boolean;
+  onTryWindow: (window: { start: string; end: string }) => void;
+}
+
+function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
+  const { me, loading } = useSession();
+  // Re-render when the query string changes so the sign-in link returns to this exact URL.
+  useSearch();
+  const [open, setOpen] = useState(false);
+  const [sshKey, setSshKey] = useState(() => rememberedSshKey());
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ReserveProblem | null>(null);
+  const keyRef = useRef<HTMLTextAreaElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const focusOnOpen = useRef(false);
+  const mounted = useRef(true);
+  /** The Idempotency-Key of the last attempt and the body it was sent with. */
+  const attempt = useRef<{ key: string; body: string } | null>(null);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (open && focusOnOpen.current) {
+      focusOnOpen.current = false;
+      keyRef.current?.focus();
+    }
+  }, [open]);
+
+  // A new quote starts afresh.
+  useEffect(() => {
+    setProblem(null);
+    attempt.current = null;
+  }, [quote.id]);
+
+  if (expired) {
+    return (
+      <>
+        <button id="reserve" type="button" class="btn btn--primary btn--large" disabled aria-describedby="reserve-note">
+          Reserve
+        </button>
+        <p id="reserve-note" class="hint">
+          This quote has expired. Get a new quote to reserve.
+        </p>
+      </>
+    );
+  }
+
+  if (!me) {
+    if (loading) {
+      return (
+        <>
+          <button
+            id="reserve"
+            type="button"
+            class="btn btn--primary btn--large"
+            aria-disabled="true"
+            aria-describedby="reserve-note"
+          >
+            Reserve
+          </button>
+          <p id="reserve-note" class="hint">
+            Checking whether you are signed in…
+          </p>
+        </>
+      );
+    }
+    return (
+      <>
+        <Link
+          id="reserve"
+          class="btn btn--primary btn--large"
+          href={signInPageHref(`${window.location.pathname}${window.location.search}`)}
+          aria-describedby="reserve-note"
+        >
+          Sign in to reserve
+        </Link>
+        <p id="reserve-note" class="hint">
+          You come back to this quote after signing in.
+        </p>
+      </>
+    );
+  }
+
+  const toggle = () => {
+    if (!open) {
+      focusOnOpen.current = true;
+    }
+    setOpen(!open);
+  };
+
+  const fail = (next: ReserveProblem) => {
+    setProblem(next);
+    // Keyboard users land where the fix is: the key field, else the message (with its links).
+    window.setTimeout(() => {
+      if (next.keyError) {
+        keyRef.current?.focus();
+      } else {
+        alertRef.current?.focus();
+      }
+    }, 0);
+  };
+
+  const onSubmit = async (event: JSX.TargetedSubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) {
+      return;
+    }
+    const key = sshKey.trim();
+    const local = (keyError: string) =>
+      fail({ message: 'Please correct the SSH public key.', keyError, others: [], conflict: null, retryable: false });
+    if (!key) {
+      local('Paste your SSH public key, e.g. the contents of ~/.ssh/id_ed25519.pub.');
+      return;
+    }
+    if (looksLikePrivateKey(key)) {
+      local('This is a private key: never share it. Paste the public key (the .pub file) instead.');
+      return;
+    }
+    if (/[\r\n]/.test(key)) {
+      local('Paste one public key, on a single line.');
+      return;
+    }
+    const request: ReservationRequest = { quote_id: quote.id, ssh_public_key: key, payment: 'checkout' };
+    const body = JSON.stringify(request);
+    if (!attempt.current || attempt.current.body !== body) {
+      attempt.current = { key: newIdempotencyKey(), body };
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      const reservation = await createReservation(me, request, attempt.current.key);
+      attempt.current = null;
+      rememberSshKey(key);
+      if (!reservation || typeof reservation.id !== 'string') {
+        throw new Error('Unexpected response for the new reservation.');
+      }
+      navigate(reservationHref(reservation.id));
+      return;
+    } catch (caught) {
+      if (!mounted.current) {
+        return;
+      }
+      const answered = caught instanceof ApiError;
+      if (answered && caught.status < 500) {
+        // A definite answer: the next attempt is a new request with a new key.
+        attempt.current = null;
+      }
+      if (handleSessionEnded(caught)) {
+        return;
+      }
+      const fields = fieldProblems(caught);
+      const keyError = fields.filter((field) => field.field === 'ssh_public_key').map((field) => field.detail).join(' ');
+      const others = fields.filter((field) => field.field !== 'ssh_public_key').map((field) => field.detail);
+      let message: string;
+      if (!answered) {
+        message = `Could not reach the gateway: ${errorText(caught, 'request failed')}. Check your connection and try again; trying again cannot book twice.`;
+      } else if (caught.status === 410) {
+        message = 'This quote has expired. Get a new quote above to reserve.';
+      } else if (caught.status === 403) {
+        message = `The reservation was refused: ${caught.message} Reload the page and try again.`;
+      } else {
+        message = caught.message;
+      }
+      fail({
+        message,
+        keyError: keyError || null,
+        others,
+        conflict: reservationConflict(caught),
+        retryable: !answered || caught.status >= 500,
+      });
+    } finally {
+      if (mounted.current) {
+        setBusy(false);
+      }
+    }
+  };
+
+  const conflict = problem?.conflict ?? null;
+  const freeText = conflict ? conflictFreeText(conflict.gpusFree) : null;
+  const next = conflict?.nextFreeWindow ?? null;
+  const keyDescribedBy = ['reserve-ssh-key-hint', problem?.keyError ? 'reserve-ssh-key-error' : null]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <>
+      <button
+        id="reserve"
+        type="button"
+        class="btn btn--primary btn--large"
+        aria-expanded={open ? 'true' : 'false'}
+        aria-controls="reserve-form"
+        aria-describedby="reserve-note"
+        onClick={toggle}
+      >
+        Reserve
+      </button>
+      <p id="reserve-note" class="hint">
+        Holds the GPUs for you while payment opens.
+      </p>
+      {open && (
+        <form
+          id="reserve-form"
+          class="form reserve-form"
+          noValidate
+          aria-labelledby="reserve-form-heading"
+          aria-busy={busy ? 'true' : undefined}
+          onSubmit={(event) => void onSubmit(event)}
+        >
+          <h3 id="reserve-form-heading" class="subheading">
+            Hold these GPUs
+          </h3>
+          <p id="reserve-summary">
+            {gpusLabel(quote.gpu_count)} × {formatCount(quote.hours)} h, {formatDateTime(quote.start)} to{' '}
+            {formatDateTime(quote.end)}, for <strong>{money(quote.total)}</strong> in total (itemized above). The
+            cancellation policy above applies.
+          </p>
+          {problem && (
+            <div id="reserve-error" class="alert alert--error" role="alert" tabIndex={-1} ref={alertRef}>
+              <p>{problem.message}</p>
+              {problem.others.length > 0 && (
+                <ul class="field-errors">
+                  {problem.others.map((detail, index) => (
+                    <li key={index}>{detail}</li>
+                  ))}
+                </ul>
+              )}
+              {conflict && (
+                <>
+                  {freeText && <p id="reserve-gpus-free">{freeText}</p>}
+                  {next ? (
+                    <p id="reserve-next-window">
+                      Next free window for {gpusLabel(quote.gpu_count)} × {formatCount(quote.hours)} h:{' '}
+                      {formatDateTime(next.start)} to {formatDateTime(next.end)}.{' '}
+                      <Link
+                        id="reserve-try-next-window"
+                        href={offerHref(quote.offer_id, { start: next.start, hours: quote.hours, gpus: quote.gpu_count })}
+                        onClick={(event) => {
+                          const newTab = event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey;
+                          if (!newTab && !event.altKey) {
+                            onTryWindow(next);
+                          }
+                        }}
+                      >
+                        Try the next free window
+                      </Link>
+                    </p>
+                  ) : (
+                    <p id="reserve-next-window">
+                      No later window of {formatCount(quote.hours)} h has {gpusLabel(quote.gpu_count)} free. Try fewer
+                      GPUs or hours.
+                    </p>
+                  )}
+                </>
+              )}
+              {problem.retryable && <p>Press “Hold these GPUs” again to retry.</p>}
+            </div>
+          )}
+          <div class="field">
+            <label for="reserve-ssh-key">SSH public key</label>
+            <textarea
+              id="reserve-ssh-key"
+              ref={keyRef}
+              name="ssh_public_key"
+              rows={4}
+              required
+              placeholder="ssh-ed25519 AAAA… you@laptop"
+              spellcheck={false}
+              autoComplete="off"
+              autoCapitalize="off"
+              autoCorrect="off"
+              value={sshKey}
+              aria-invalid={problem?.keyError ? 'true' : undefined}
+              aria-describedby={keyDescribedBy}
+              onInput={(event) => setSshKey(event.currentTarget.value)}
+              onChange={(event) => setSshKey(event.currentTarget.value)}
+            />
+            <p id="reserve-ssh-key-hint" class="hint">
+              One line from your <code>.pub</code> file (ed25519, ECDSA or RSA of at least 2048 bits); it lets you log
+              in to the machine. This browser remembers the last key you used.
+            </p>
+            {problem?.keyError && (
+              <p id="reserve-ssh-key-error" class="field-error">
+                {problem.keyError}
+              </p>
+            )}
+          </div>
+          <p id="reserve-payment-note" class="note">
+            Payment opens soon: the GPUs stay held for you until the hold expires.
+          </p>
+          <button
+            id="confirm-reserve"
+            type="submit"
+            class="btn btn--primary"
+            aria-disabled={busy ? 'true' : undefined}
+            aria-busy={busy ? 'true' : undefined}
+          >
+            {busy ? 'Holding…' : 'Hold these GPUs'}
+          </button>
+        </form>
+      )}
+    </>
   );
 }

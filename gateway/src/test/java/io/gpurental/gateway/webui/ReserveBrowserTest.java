@@ -1,0 +1,57 @@
+package io.gpurental.gateway.webui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.BrowserTestBase;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** A signed-in renter quotes an offer, holds the GPUs, watches the hold and cancels it. */
+class ReserveBrowserTest extends BrowserTestBase {
+  private static final String SSH_KEY =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc me@laptop";
+
+  @Test
+  void quoteHoldSeeTheHoldAndCancelIt() {
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));
+    browser.driver().get(node.url("/signin?return_to=/catalog/off_fra_a100_01"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("signin-github"))).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[name='login'][value='alice']"))).click();
+    wait.until(ExpectedConditions.urlContains("/catalog/off_fra_a100_01"));
+
+    new Select(wait.until(ExpectedConditions.elementToBeClickable(By.id("quote-gpu-count")))).selectByValue("2");
+    browser.driver().findElement(By.id("get-quote")).click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("quote-total")));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("reserve"))).click();
+    WebElement key = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("reserve-ssh-key")));
+    key.clear();
+    key.sendKeys(SSH_KEY);
+    browser.driver().findElement(By.id("confirm-reserve")).click();
+
+    wait.until(ExpectedConditions.urlMatches(".*/reservations/rsv_[A-Za-z0-9]+$"));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reservation-status"), "Pending payment"));
+    String countdown = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("hold-countdown"))).getText();
+    assertTrue(countdown.matches(".*1[45] min \\d\\d s.*"), "a running 15-minute countdown: " + countdown);
+    String reservationId = browser.driver().getCurrentUrl().replaceAll(".*/reservations/", "");
+    assertEquals(1L, node.sql("SELECT count(*) FROM reservations WHERE id = '" + reservationId
+        + "' AND status = 'pending_payment' AND gpu_count = 2").iterator().next().getLong(0));
+
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("cancel-reservation"))).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("cancel-reservation"))).click();
+    wait.until(driver -> "cancelled".equals(node.sql("SELECT status FROM reservations WHERE id = '" + reservationId
+        + "'").iterator().next().getString(0)));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reservation-status"), "Cancelled"));
+
+    browser.driver().get(node.url("/reservations"));
+    List<WebElement> rows = wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".reservation-row"), 1));
+    assertEquals(reservationId, rows.get(0).getAttribute("data-reservation-id"));
+    assertEquals(List.of(), browser.consoleErrors());
+  }
+}

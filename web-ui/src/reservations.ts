@@ -1,0 +1,225 @@
+/**
+ * Reservations: `/api/v1/reservations` (create from a quote, list, read,
+ * cancel a hold), status labels, the remembered SSH key and the 409 details.
+ * Every call needs a signed-in session; POSTs send the CSRF header.
+ */
+import { ApiError, fetchJson, getJson, postJson } from './api';
+import type { Money, PriceItem } from './offers';
+import { csrfHeaders, markSignedOut, type Me } from './session';
+
+export const RESERVATION_STATUSES = [
+  'pending_payment',
+  'confirmed',
+  'provisioning',
+  'running',
+  'completed',
+  'expired',
+  'cancelled',
+  'failed',
+] as const;
+
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+const STATUS_LABELS: Record<ReservationStatus, string> = {
+  pending_payment: 'Pending payment',
+  confirmed: 'Confirmed',
+  provisioning: 'Provisioning',
+  running: 'Running',
+  completed: 'Completed',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+export interface ReservationEvent {
+  at: string;
+  from: string | null;
+  to: string;
+  cause: string;
+}
+
+export interface Reservation {
+  id: string;
+  status: ReservationStatus | string;
+  offer_id: string;
+  host_id: string;
+  gpu_count: number;
+  gpu_indexes: number[];
+  start: string;
+  end: string;
+  hours: number;
+  /** Until when an unpaid hold keeps the GPUs; null once paid (or over). */
+  hold_expires_at: string | null;
+  price: {
+    quote_id: string;
+    items: PriceItem[];
+    total: Money;
+    price_per_gpu_hour: Money;
+    cancellation_policy: string;
+  };
+  payment: { method: string };
+  ssh: { fingerprint: string; endpoint: string | null };
+  created_at: string;
+  /** Oldest first. */
+  events: ReservationEvent[];
+}
+
+export interface ReservationPage {
+  data: Reservation[];
+  next_cursor: string | null;
+}
+
+export interface ReservationRequest {
+  quote_id: string;
+  ssh_public_key: string;
+  payment: 'checkout';
+}
+
+export const RESERVATION_PAGE_SIZE = 20;
+
+export function isReservationStatus(value: string | null | undefined): value is ReservationStatus {
+  return (RESERVATION_STATUSES as readonly string[]).includes(value ?? '');
+}
+
+/** "Pending payment" for "pending_payment"; unknown statuses are shown readable. */
+export function statusLabel(status: string | null | undefined): string {
+  if (!status) {
+    return '—';
+  }
+  if (isReservationStatus(status)) {
+    return STATUS_LABELS[status];
+  }
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A class-name-safe form of a status, for `status-badge--<status>`. */
+export function statusClass(status: string | null | undefined): string {
+  return (status ?? 'unknown').replace(/[^a-z0-9_-]/gi, '') || 'unknown';
+}
+
+/** `/reservations/{id}` */
+export function reservationHref(id: string): string {
+  return `/reservations/${encodeURIComponent(id)}`;
+}
+
+// ---------------------------------------------------------------------------
+// API calls
+// ---------------------------------------------------------------------------
+
+/** `POST /api/v1/reservations`; the same Idempotency-Key and body replay the same answer. */
+export function createReservation(me: Me | null, request: ReservationRequest, idempotencyKey: string): Promise<Reservation> {
+  return postJson<Reservation>('/api/v1/reservations', request, {
+    headers: { ...csrfHeaders(me), 'Idempotency-Key': idempotencyKey },
+  });
+}
+
+export function listReservations(
+  options: { status?: string; cursor?: string | null; limit?: number },
+  signal?: AbortSignal,
+): Promise<ReservationPage> {
+  const params = new URLSearchParams();
+  if (options.status) {
+    params.set('status', options.status);
+  }
+  params.set('limit', String(options.limit ?? RESERVATION_PAGE_SIZE));
+  if (options.cursor) {
+    params.set('cursor', options.cursor);
+  }
+  return getJson<ReservationPage>(`/api/v1/reservations?${params.toString()}`, { signal, cache: 'no-store' });
+}
+
+export function getReservation(id: string, signal?: AbortSignal): Promise<Reservation> {
+  return getJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}`, { signal, cache: 'no-store' });
+}
+
+/** `POST /api/v1/reservations/{id}/cancel` (no body): only unpaid holds, for now. */
+export function cancelReservation(me: Me | null, id: string): Promise<Reservation> {
+  return fetchJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}/cancel`, {
+    method: 'POST',
+    headers: csrfHeaders(me),
+  });
+}
+
+/** A fresh Idempotency-Key (a v4 UUID), also where `crypto.randomUUID` is unavailable (plain HTTP). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') {
+    try {
+      return crypto.randomUUID();
+    } catch {
+      // Not a secure context: fall through.
+    }
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// ---------------------------------------------------------------------------
+// The last SSH key used, remembered in this browser
+// ---------------------------------------------------------------------------
+
+export const SSH_KEY_STORAGE_KEY = 'gpr.sshKey';
+
+export function rememberedSshKey(): string {
+  try {
+    return window.localStorage.getItem(SSH_KEY_STORAGE_KEY) ?? '';
+  } catch {
+    // Storage may be disabled (privacy settings): nothing remembered.
+    return '';
+  }
+}
+
+export function rememberSshKey(key: string): void {
+  try {
+    window.localStorage.setItem(SSH_KEY_STORAGE_KEY, key);
+  } catch {
+    // Not remembering is fine.
+  }
+}
+
+/** True for pasted private keys ("-----BEGIN OPENSSH PRIVATE KEY-----"), which must never be sent. */
+export function looksLikePrivateKey(text: string): boolean {
+  return /PRIVATE KEY/.test(text);
+}
+
+// ---------------------------------------------------------------------------
+// 409: not enough GPUs free any more
+// ---------------------------------------------------------------------------
+
+export interface ReservationConflict {
+  gpusFree: number | null;
+  nextFreeWindow: { start: string; end: string } | null;
+}
+
+/** The extra fields of a 409 from `POST /reservations`, or null for other errors. */
+export function reservationConflict(error: unknown): ReservationConflict | null {
+  if (!(error instanceof ApiError) || error.status !== 409) {
+    return null;
+  }
+  const problem = error.problem ?? {};
+  const free = problem.gpus_free;
+  const next = problem.next_free_window as { start?: unknown; end?: unknown } | null | undefined;
+  return {
+    gpusFree: typeof free === 'number' && Number.isFinite(free) ? free : null,
+    nextFreeWindow:
+      next && typeof next === 'object' && typeof next.start === 'string' && typeof next.end === 'string'
+        ? { start: next.start, end: next.end }
+        : null,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+/** A 401 ends the signed-in view instead of failing call by call. */
+export function handleSessionEnded(error: unknown): boolean {
+  if (error instanceof ApiError && error.status === 401) {
+    markSignedOut();
+    return true;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.catalog;
 
+import io.gpurental.gateway.platform.Futures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.function.Supplier;
  */
 final class SearchCache {
   private static final int MAX_ENTRIES = 1_000;
+  private final Vertx vertx;
   private final Duration lifetime;
   private final Map<String, Entry> entries = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
@@ -28,6 +30,7 @@ final class SearchCache {
   private record Entry(Future<List<OfferRow>> rows, long expiresAtNanos) {}
 
   SearchCache(Vertx vertx, Duration lifetime) {
+    this.vertx = vertx;
     this.lifetime = lifetime;
     vertx.eventBus().consumer(CatalogChanges.ADDRESS, message -> {
       clear();
@@ -41,7 +44,7 @@ final class SearchCache {
     synchronized (this) {
       Entry entry = entries.get(key);
       if (entry != null && entry.expiresAtNanos() > now && !entry.rows().failed()) {
-        return entry.rows();
+        return Futures.onCallerContext(vertx, entry.rows());
       }
       loadedInGeneration = generation;
     }
@@ -52,7 +55,7 @@ final class SearchCache {
         entries.put(key, new Entry(rows, now + lifetime.toNanos()));
       }
     }
-    return rows;
+    return Futures.onCallerContext(vertx, rows);
   }
 
   synchronized void clear() {

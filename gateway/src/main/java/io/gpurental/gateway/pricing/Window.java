@@ -44,6 +44,9 @@ public record Window(Instant start, int hours) {
       if (begin.isBefore(now.minus(PAST_TOLERANCE))) {
         throw invalid(pointerPrefix + "start", "start is in the past", "must be now or later");
       }
+      if (begin.isAfter(now.plus(Duration.ofDays(366)))) {
+        throw invalid(pointerPrefix + "start", "start is more than a year ahead", "must be within a year");
+      }
     }
     int length = hours == null ? 1 : hours;
     if (length < 1 || length > maxHours) {

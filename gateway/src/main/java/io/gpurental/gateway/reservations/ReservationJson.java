@@ -24,6 +24,7 @@ final class ReservationJson {
     return new JsonObject()
         .put("id", row.getString("id"))
         .put("status", row.getString("status"))
+        .put("account_id", row.getString("account_id"))
         .put("offer_id", row.getString("offer_id"))
         .put("host_id", row.getString("host_id"))
         .put("gpu_count", row.getInteger("gpu_count"))

@@ -40,11 +40,36 @@ final class ReservationService {
     this.hold = hold;
   }
 
-  /** A response to send: created (201) or replayed from an earlier identical request. */
-  record Outcome(int status, String body) {}
+  /** A response to send: created (201), or {@code replayed} from an earlier identical request. */
+  record Outcome(int status, String body, boolean replayed) {}
+
+  /**
+   * The stored response of an earlier request with this key, when there is a finished one: it is
+   * replayed before anything else is checked, so a retry succeeds even after its quote expired.
+   */
+  Future<Outcome> earlier(String accountId, String key, String requestBody) {
+    if (key == null) {
+      return Future.succeededFuture(null);
+    }
+    return repository.pool().preparedQuery("SELECT request_hash, response_status, response_body FROM idempotency_keys"
+        + " WHERE account_id = $1 AND key = $2 AND response_status IS NOT NULL").execute(Tuple.of(accountId, key))
+        .map(rows -> rows.size() == 0 ? null : replay(rows.iterator().next(), requestBody, key));
+  }
+
+  private static Outcome replay(io.vertx.sqlclient.Row row, String requestBody, String key) {
+    if (!row.getString("request_hash").equals(sha256(requestBody))) {
+      throw new Unprocessable("idempotency-key-reused", "Idempotency key reused",
+          "This Idempotency-Key was used with a different request; use a new key.");
+    }
+    return new Outcome(row.getInteger("response_status"), row.getString("response_body"), true);
+  }
 
   Future<Outcome> create(Principal caller, Quote quote, String hostId, SshPublicKey ssh, String paymentMethod,
       String idempotencyKey, String requestBody) {
+    if (quote.start().isBefore(java.time.Instant.now().minus(Duration.ofMinutes(5)))) {
+      return Future.failedFuture(new io.gpurental.gateway.platform.errors.Gone("The quote's window started at "
+          + quote.start() + "; ask for a new quote starting now or later."));
+    }
     return attempt(caller, quote, hostId, ssh, paymentMethod, idempotencyKey, requestBody, 1);
   }
 
@@ -65,11 +90,11 @@ final class ReservationService {
                   quote.total().currency(), ssh, paymentMethod, gpus);
               return ReservationRepository.insert(tx, reservation)
                   .compose(v -> repository.find(tx, id, caller.accountId(), false))
-                  .map(found -> new Outcome(201, found.orElseThrow().encode()))
+                  .map(found -> new Outcome(201, found.orElseThrow().encode(), false))
                   .compose(outcome -> storeResponse(tx, caller.accountId(), key, outcome).map(outcome));
             })))
         .onSuccess(outcome -> {
-          if (outcome.status() == 201) {
+          if (!outcome.replayed()) {
             CatalogChanges.publish(vertx, "reservation created");
           }
         })
@@ -98,14 +123,8 @@ final class ReservationService {
             + " ON CONFLICT DO NOTHING RETURNING key").execute(Tuple.of(accountId, key, hash))
         .compose(inserted -> inserted.size() == 1 ? Future.succeededFuture((Outcome) null)
             : tx.preparedQuery("SELECT request_hash, response_status, response_body FROM idempotency_keys"
-                + " WHERE account_id = $1 AND key = $2").execute(Tuple.of(accountId, key)).map(rows -> {
-                  var row = rows.iterator().next();
-                  if (!row.getString("request_hash").equals(hash)) {
-                    throw new Unprocessable("idempotency-key-reused", "Idempotency key reused",
-                        "This Idempotency-Key was used with a different request; use a new key.");
-                  }
-                  return new Outcome(row.getInteger("response_status"), row.getString("response_body"));
-                }));
+                + " WHERE account_id = $1 AND key = $2").execute(Tuple.of(accountId, key))
+                .map(rows -> replay(rows.iterator().next(), requestBody, key)));
   }
 
   private static Future<Void> storeResponse(SqlConnection tx, String accountId, String key, Outcome outcome) {

@@ -50,20 +50,27 @@ final class ReservationsApi {
     if (key != null && (key.isBlank() || key.length() > 255)) {
       throw new Invalid("Idempotency-Key must be 1 to 255 characters.");
     }
-    sshKey(caller, body).compose(ssh -> quotes.find(body.getString("quote_id"))
-        .recover(failure -> Future.failedFuture(failure instanceof NotFound
-            ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
-            : failure))
-        .compose(quote -> hostOf(quote).compose(host -> service.create(caller, quote, host, ssh,
-            body.getString("payment"), key, body.encode()))))
+    // the request as identified for idempotency: route and body
+    String request = "POST /reservations\n" + body.encode();
+    service.earlier(caller.accountId(), key, request)
+        .compose(replay -> replay != null ? Future.succeededFuture(replay) : fresh(caller, body, key, request))
         .onSuccess(outcome -> {
           ctx.response().setStatusCode(outcome.status()).putHeader("Content-Type", "application/json").end(outcome.body());
-          if (outcome.status() == 201) {
+          if (!outcome.replayed()) {
             JsonObject created = new JsonObject(outcome.body());
             ReservationEvents.publish(vertx, created.getString("id"), caller.accountId(), created.getString("status"));
           }
         })
         .onFailure(ctx::fail);
+  }
+
+  private Future<ReservationService.Outcome> fresh(Principal caller, JsonObject body, String key, String request) {
+    return sshKey(caller, body).compose(ssh -> quotes.find(body.getString("quote_id"))
+        .recover(failure -> Future.failedFuture(failure instanceof NotFound
+            ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
+            : failure))
+        .compose(quote -> hostOf(quote).compose(host -> service.create(caller, quote, host, ssh,
+            body.getString("payment"), key, request))));
   }
 
   /** The key pasted in the request, or one of the caller's saved keys by id. */
@@ -130,8 +137,10 @@ final class ReservationsApi {
                         ? " yet: cancelling paid reservations (with their refunds) comes with payments." : ".")
                     , new JsonObject().put("status", status));
               }
+              boolean byOwner = caller.accountId().equals(reservation.getString("account_id"));
               return ReservationRepository.transition(tx, id, "pending_payment", "cancelled", "cancelled by "
-                  + (caller.method() == Principal.Method.TOKEN ? "API client" : "renter"), true)
+                  + (!byOwner ? "an operator" : caller.method() == Principal.Method.TOKEN ? "API client" : "renter"),
+                  true)
                   .compose(changed -> {
                     if (!changed) {
                       return Future.failedFuture(new Conflict("The reservation changed meanwhile; read it again."));
@@ -141,7 +150,7 @@ final class ReservationsApi {
             }))
         .onSuccess(updated -> {
           CatalogChanges.publish(vertx, "reservation cancelled");
-          ReservationEvents.publish(vertx, id, caller.accountId(), "cancelled");
+          ReservationEvents.publish(vertx, id, updated.getString("account_id"), "cancelled");
           ctx.json(updated);
         })
         .onFailure(ctx::fail);

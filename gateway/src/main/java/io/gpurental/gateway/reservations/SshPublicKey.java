@@ -21,6 +21,9 @@ public record SshPublicKey(String type, String text, String fingerprint) {
 
   /** Parses and validates; 400 naming {@code pointer} when the key is not acceptable. */
   public static SshPublicKey parse(String line, String pointer) {
+    if (line != null && line.strip().chars().anyMatch(Character::isISOControl)) {
+      throw invalid(pointer, "give one key on one line, without control characters");
+    }
     String[] parts = line == null ? new String[0] : line.trim().split("\\s+", 3);
     if (parts.length < 2) {
       throw invalid(pointer, "expected an OpenSSH public key like 'ssh-ed25519 AAAA… comment'");
@@ -54,7 +57,7 @@ public record SshPublicKey(String type, String text, String fingerprint) {
           throw invalid(pointer, "use an ed25519, ECDSA or RSA (≥ 2048 bits) key, not " + type);
         }
         String curve = string(buffer, pointer);
-        if (!type.endsWith(curve) || bytes(buffer, pointer).length == 0) {
+        if (!type.equals("ecdsa-sha2-" + curve) || bytes(buffer, pointer).length == 0) {
           throw invalid(pointer, "the ECDSA key data is malformed");
         }
       }

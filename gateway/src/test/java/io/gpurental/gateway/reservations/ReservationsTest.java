@@ -187,6 +187,25 @@ class ReservationsTest {
   }
 
   @Test
+  void aRetryIsReplayedEvenWhenWhatTheRequestNamedIsGone() {
+    HttpResponse<String> saved = a.send(HttpRequest.newBuilder(URI.create(a.url("/api/v1/ssh-keys")))
+        .header("Authorization", "Bearer " + aliceToken).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", "temp")
+            .put("public_key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc t")
+            .encode())));
+    String keyId = new JsonObject(saved.body()).getString("id");
+    JsonObject body = new JsonObject().put("quote_id", quote("off_osl_4090_01", 1, START.plus(11, ChronoUnit.DAYS), 1)
+        .getString("id")).put("ssh_key_id", keyId).put("payment", "checkout");
+    String idempotencyKey = UUID.randomUUID().toString();
+    HttpResponse<String> first = reserveWith(a, aliceToken, idempotencyKey, body);
+    assertEquals(201, first.statusCode(), first.body());
+    assertEquals(204, bearer(a, aliceToken, "DELETE", "/api/v1/ssh-keys/" + keyId).statusCode());
+    HttpResponse<String> retry = reserveWith(b, aliceToken, idempotencyKey, body);
+    assertEquals(201, retry.statusCode(), "replayed although the SSH key no longer exists: " + retry.body());
+    assertEquals(first.body(), retry.body());
+  }
+
+  @Test
   void aChangeMadeOnNodeAReachesAnEventStreamOnNodeB() throws Exception {
     java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
     java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();

@@ -33,6 +33,7 @@ class SshPublicKeyTest {
     assertThrows(Invalid.class, () -> SshPublicKey.parse("ssh-rsa " + ED25519.split(" ")[1], "#/k"), "mislabelled");
     assertThrows(Invalid.class, () -> SshPublicKey.parse("ssh-ed25519 !!!notbase64", "#/k"));
     assertThrows(Invalid.class, () -> SshPublicKey.parse("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrc", "#/k"), "truncated");
+    assertThrows(Invalid.class, () -> SshPublicKey.parse(ED25519 + "\nssh-ed25519 AAAA second", "#/k"), "two lines");
     assertThrows(Invalid.class, () -> SshPublicKey.parse("", "#/k"));
     assertThrows(Invalid.class, () -> SshPublicKey.parse(null, "#/k"));
   }

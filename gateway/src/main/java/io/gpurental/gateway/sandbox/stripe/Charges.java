@@ -41,6 +41,7 @@ final class Charges {
       return Future.failedFuture(StripeError.invalidRequest(
           "You cannot confirm this PaymentIntent because it's missing a payment method.", "payment_method"));
     }
+    intent.put(Objects.PRIVATE, intent.getJsonObject(Objects.PRIVATE, new JsonObject()).put("from_status", status));
     return store.get(intent.getString("payment_method"), "payment_method", "payment_method")
         .compose(method -> charge(intent, TestCards.outcome(TestCards.numberOf(method)), offSession));
   }
@@ -59,6 +60,7 @@ final class Charges {
 
   /** Completes a charge that passed (or needed no) authentication. */
   Future<JsonObject> succeed(JsonObject intent) {
+    String before = previousStatus(intent);
     boolean manual = "manual".equals(intent.getString("capture_method"));
     JsonObject charge = Objects.charge(intent, !manual);
     intent.put("latest_charge", charge.getString("id")).putNull("last_payment_error").putNull("next_action");
@@ -67,7 +69,7 @@ final class Charges {
     } else {
       intent.put("status", "succeeded").put("amount_received", intent.getLong("amount"));
     }
-    return store.insert(charge).compose(v -> store.update(intent))
+    return store.updateIf(intent, before).compose(v -> store.insert(charge))
         .compose(v -> manual ? store.event("payment_intent.amount_capturable_updated", Objects.visible(intent))
             : store.event("payment_intent.succeeded", Objects.visible(intent)))
         .map(intent);
@@ -77,19 +79,29 @@ final class Charges {
   Future<JsonObject> fail(JsonObject intent, String code, String declineCode, String message) {
     JsonObject error = new JsonObject().put("type", "card_error").put("code", code).put("decline_code", declineCode)
         .put("message", message).put("payment_method", new JsonObject().put("id", intent.getString("payment_method")));
+    String before = previousStatus(intent);
     intent.put("status", "requires_payment_method").put("last_payment_error", error).putNull("next_action");
-    return store.update(intent)
+    return store.updateIf(intent, before)
         .compose(v -> store.event("payment_intent.payment_failed", Objects.visible(intent)))
         .compose(v -> Future.failedFuture(StripeError.card(code, declineCode, message, Objects.visible(intent))));
   }
 
   private Future<JsonObject> requireAction(JsonObject intent) {
+    String before = previousStatus(intent);
     intent.put("status", "requires_action").put("next_action", new JsonObject().put("type", "redirect_to_url")
         .put("redirect_to_url", new JsonObject()
             .put("url", authenticationBase + "/" + intent.getString("id"))
             .putNull("return_url")));
-    return store.update(intent).compose(v -> store.event("payment_intent.requires_action", Objects.visible(intent)))
+    return store.updateIf(intent, before)
+        .compose(v -> store.event("payment_intent.requires_action", Objects.visible(intent)))
         .map(intent);
+  }
+
+  /** The status the intent had when this request read it (what a compare-and-set expects). */
+  private static String previousStatus(JsonObject intent) {
+    JsonObject hidden = intent.getJsonObject(Objects.PRIVATE);
+    String remembered = hidden == null ? null : (String) hidden.remove("from_status");
+    return remembered != null ? remembered : intent.getString("status");
   }
 
   Future<JsonObject> capture(JsonObject intent, Long amountToCapture) {
@@ -106,7 +118,7 @@ final class Charges {
     return store.get(intent.getString("latest_charge"), "charge", "charge").compose(charge -> {
       charge.put("captured", true).put("amount_captured", amount);
       intent.put("status", "succeeded").put("amount_received", amount).put("amount_capturable", 0);
-      return store.update(charge).compose(v -> store.update(intent))
+      return store.updateIf(intent, "requires_capture").compose(v -> store.update(charge))
           .compose(v -> store.event("payment_intent.succeeded", Objects.visible(intent))).map(intent);
     });
   }
@@ -116,9 +128,10 @@ final class Charges {
       return Future.failedFuture(StripeError.unexpectedState("You cannot cancel this PaymentIntent because it has a"
           + " status of " + intent.getString("status") + "."));
     }
+    String before = intent.getString("status");
     intent.put("status", "canceled").put("canceled_at", StripeStore.now()).put("cancellation_reason", reason)
         .put("amount_capturable", 0);
-    return store.update(intent).compose(v -> store.event("payment_intent.canceled", Objects.visible(intent)))
+    return store.updateIf(intent, before).compose(v -> store.event("payment_intent.canceled", Objects.visible(intent)))
         .map(intent);
   }
 

@@ -28,6 +28,12 @@ final class Checkout {
     if (params.getString("success_url") == null) {
       throw StripeError.missingParam("success_url");
     }
+    for (String url : new String[] {"success_url", "cancel_url"}) {
+      String value = params.getString(url);
+      if (value != null && !value.matches("https?://\\S+")) {
+        throw StripeError.invalidRequest("Not a valid URL", url);
+      }
+    }
     JsonArray items = StripeApi.array(params, "line_items");
     if (mode.equals("payment") && items.isEmpty()) {
       throw StripeError.missingParam("line_items");
@@ -44,6 +50,9 @@ final class Checkout {
       long quantity = Long.parseLong(item.getString("quantity", "1"));
       long unit = Long.parseLong(price.getString("unit_amount"));
       currency = price.getString("currency");
+      if (!currency.matches("[a-z]{3}") || quantity < 1 || unit < 0) {
+        throw StripeError.invalidRequest("Invalid line item " + i, "line_items[" + i + "]");
+      }
       total += unit * quantity;
       String name = price.getJsonObject("product_data", new JsonObject()).getString("name", "Item " + (i + 1));
       lines.add(new JsonObject().put("description", name).put("quantity", quantity).put("unit_amount", unit)
@@ -92,7 +101,7 @@ final class Checkout {
             + " be expired. This Checkout Session has a status of \"" + session.getString("status") + "\".", null));
       }
       session.put("status", "expired");
-      return store.update(session).compose(v -> store.event("checkout.session.expired", Objects.visible(session)))
+      return store.updateIf(session, "open").compose(v -> store.event("checkout.session.expired", Objects.visible(session)))
           .map(session);
     });
   }
@@ -115,6 +124,13 @@ final class Checkout {
   }
 
   private Future<JsonObject> charge(JsonObject session, JsonObject method) {
+    if (session.getString("payment_intent") != null) {
+      // a retry after a decline: the session keeps its one payment intent, as Stripe's does
+      return store.get(session.getString("payment_intent"), "payment_intent", "payment_intent")
+          .compose(intent -> charges.confirm(intent.put("payment_method", method.getString("id")), false))
+          .compose(confirmed -> "succeeded".equals(confirmed.getString("status")) ? complete(session)
+              : Future.succeededFuture(session));
+    }
     JsonObject hidden = session.getJsonObject(Objects.PRIVATE);
     JsonObject intent = Objects.paymentIntent(new JsonObject()
         .put("amount", session.getLong("amount_total"))
@@ -149,7 +165,8 @@ final class Checkout {
   Future<JsonObject> complete(JsonObject session) {
     session.put("status", "complete").put("payment_status", session.getString("mode").equals("setup")
         ? "no_payment_required" : "paid");
-    return store.update(session).compose(v -> store.event("checkout.session.completed", Objects.visible(session)))
+    return store.updateIf(session, "open")
+        .compose(v -> store.event("checkout.session.completed", Objects.visible(session)))
         .map(session);
   }
 }

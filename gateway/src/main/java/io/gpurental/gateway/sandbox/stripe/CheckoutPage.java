@@ -101,7 +101,7 @@ final class CheckoutPage {
     if (minor == null) {
       return "";
     }
-    return BigDecimal.valueOf(minor, 2).toPlainString() + " " + (currency == null ? "" : currency.toUpperCase(Locale.ROOT));
+    return BigDecimal.valueOf(minor, 2).toPlainString() + " " + esc(currency == null ? "" : currency.toUpperCase(Locale.ROOT));
   }
 
   static String esc(String text) {

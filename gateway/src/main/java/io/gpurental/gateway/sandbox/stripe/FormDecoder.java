@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
  * {@code line_items[0][quantity]=1} an array of objects, {@code expand[]=x} an array.
  */
 final class FormDecoder {
+  private static final int MAX_INDEX = 1_000;
   private FormDecoder() {}
 
   static JsonObject decode(String body) {
@@ -69,6 +70,9 @@ final class FormDecoder {
         return;
       }
       int position = Integer.parseInt(segment);
+      if (position > MAX_INDEX) {
+        throw new IllegalArgumentException("Array index " + position + " is too large (at most " + MAX_INDEX + ").");
+      }
       while (array.size() <= position) {
         array.addNull();
       }

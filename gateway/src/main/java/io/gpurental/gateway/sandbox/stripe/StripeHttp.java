@@ -43,7 +43,13 @@ final class StripeHttp {
       }
       boolean post = ctx.request().method() == HttpMethod.POST;
       String raw = post ? ctx.body().asString() : ctx.request().query();
-      JsonObject params = FormDecoder.decode(raw);
+      JsonObject params;
+      try {
+        params = FormDecoder.decode(raw);
+      } catch (IllegalArgumentException e) {
+        answer(ctx, StripeError.invalidRequest(e.getMessage(), null));
+        return;
+      }
       String key = ctx.request().getHeader("Idempotency-Key");
       if (!post || key == null) {
         run(ctx, operation, params);
@@ -68,9 +74,13 @@ final class StripeHttp {
     Future<JsonObject> result;
     try {
       result = operation.apply(params, ctx);
+    } catch (NumberFormatException e) {
+      result = Future.failedFuture(StripeError.invalidRequest("Invalid integer: " + e.getMessage(), null));
     } catch (RuntimeException e) {
       result = Future.failedFuture(e);
     }
+    result = result.recover(failure -> Future.failedFuture(failure instanceof NumberFormatException
+        ? StripeError.invalidRequest("Invalid integer: " + failure.getMessage(), null) : failure));
     return result.onSuccess(object -> {
       String body = Objects.visible(object).encodePrettily();
       ctx.put("stripe.body", body);

@@ -32,6 +32,23 @@ final class StripeStore {
         .map(object);
   }
 
+  /**
+   * Writes the object only if its stored status is still {@code expectedStatus}; fails with
+   * Stripe's unexpected-state error otherwise (two requests racing on one object: one wins).
+   */
+  Future<JsonObject> updateIf(JsonObject object, String expectedStatus) {
+    return pool.preparedQuery("UPDATE sandbox_stripe.objects SET data = $2 WHERE id = $1 AND data ->> 'status' = $3"
+            + " RETURNING id")
+        .execute(Tuple.of(object.getString("id"), object, expectedStatus))
+        .map(rows -> {
+          if (rows.size() == 0) {
+            throw StripeError.unexpectedState("This " + object.getString("object") + " is no longer "
+                + expectedStatus + "; another request changed it.");
+          }
+          return object;
+        });
+  }
+
   Future<JsonObject> update(JsonObject object) {
     return pool.preparedQuery("UPDATE sandbox_stripe.objects SET data = $2 WHERE id = $1")
         .execute(Tuple.of(object.getString("id"), object)).map(object);
@@ -97,7 +114,7 @@ final class StripeStore {
     JsonArray data = new JsonArray();
     for (Row row : rows) {
       if (data.size() < limit) {
-        data.add(row.getJsonObject("data"));
+        data.add(Objects.visible(row.getJsonObject("data")));
       }
     }
     return new JsonObject().put("object", "list").put("data", data).put("has_more", rows.size() > limit)

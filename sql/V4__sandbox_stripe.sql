@@ -21,6 +21,7 @@ CREATE TABLE sandbox_stripe.idempotency_keys (
 
 CREATE TABLE sandbox_stripe.events (
   id               text PRIMARY KEY,        -- evt_…
+  seq              bigint GENERATED ALWAYS AS IDENTITY UNIQUE,  -- the order events happened in
   type             text NOT NULL,
   created          bigint NOT NULL,
   body             jsonb NOT NULL,

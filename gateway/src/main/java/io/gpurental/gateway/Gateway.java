@@ -60,6 +60,7 @@ public final class Gateway {
   private final Readiness readiness;
   private final BuildInfo buildInfo;
   private final HealthChecks readinessChecks;
+  private List<Feature> features = List.of();
 
   private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
       HazelcastClusterManager cluster, Pool pool, Readiness readiness, BuildInfo buildInfo) {
@@ -146,7 +147,8 @@ public final class Gateway {
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
     return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
-      HttpSetup setup = new HttpSetup(config.http(), contract, features(contract),
+      features = features(contract);
+      HttpSetup setup = new HttpSetup(config.http(), contract, features,
           NodeHealth.liveness(vertx),
           readinessChecks,
           metrics);
@@ -187,6 +189,7 @@ public final class Gateway {
     LOG.info("Draining: finishing in-flight requests (at most {} s)", config.http().drainTimeout().toSeconds());
     List<Future<Void>> undeployments = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
     CompletableFuture<Void> stopped = Future.join(undeployments)
+        .eventually(() -> Future.join(features.stream().map(Feature::close).toList()))
         .eventually(() -> pool.close())
         .toCompletionStage().toCompletableFuture()
         .handleAsync((ignored, failure) -> null)

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.platform;
 
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -24,5 +25,10 @@ public interface Feature {
    */
   default Optional<Handler<RoutingContext>> operationGuard(String operationId) {
     return Optional.empty();
+  }
+
+  /** Stops the feature's background work (timers, clients); called once, after HTTP has drained. */
+  default Future<Void> close() {
+    return Future.succeededFuture();
   }
 }

@@ -25,8 +25,14 @@ final class HoldSweeper {
     this.periodMs = periodMs;
   }
 
+  private long timer = -1;
+
   void start() {
-    vertx.setPeriodic(periodMs, id -> sweep());
+    timer = vertx.setPeriodic(periodMs, id -> sweep());
+  }
+
+  void stop() {
+    vertx.cancelTimer(timer);
   }
 
   void sweep() {

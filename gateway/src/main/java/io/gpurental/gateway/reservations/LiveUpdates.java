@@ -36,13 +36,23 @@ final class LiveUpdates {
         .setChunked(true);
     MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(ReservationEvents.ADDRESS, message -> {
       JsonObject change = message.body();
-      if (caller.isOperator() || caller.accountId().equals(change.getString("account_id"))) {
+      if (response.ended()) {
+        return;
+      }
+      if (response.writeQueueFull()) {
+        // a client that does not read is dropped (it reconnects) rather than buffered without end
+        response.end();
+      } else if (caller.isOperator() || caller.accountId().equals(change.getString("account_id"))) {
         response.write("event: reservation\ndata: " + new JsonObject()
             .put("reservation_id", change.getString("reservation_id"))
             .put("status", change.getString("status")).encode() + "\n\n");
       }
     });
-    long heartbeat = vertx.setPeriodic(HEARTBEAT_MS, id -> response.write(": keep-alive\n\n"));
+    long heartbeat = vertx.setPeriodic(HEARTBEAT_MS, id -> {
+      if (!response.ended()) {
+        response.write(": keep-alive\n\n");
+      }
+    });
     response.closeHandler(v -> {
       vertx.cancelTimer(heartbeat);
       consumer.unregister();

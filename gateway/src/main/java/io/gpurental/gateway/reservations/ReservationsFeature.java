@@ -2,6 +2,7 @@ package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.pricing.Quotes;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
@@ -13,13 +14,21 @@ public final class ReservationsFeature implements Feature {
   private final ReservationsApi api;
   private final SshKeysApi sshKeys;
   private final LiveUpdates live;
+  private final HoldSweeper sweeper;
 
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold) {
     ReservationRepository repository = new ReservationRepository(pool);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes);
     this.sshKeys = new SshKeysApi(pool);
     this.live = new LiveUpdates(vertx);
-    new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS).start();
+    this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
+    sweeper.start();
+  }
+
+  @Override
+  public Future<Void> close() {
+    sweeper.stop();
+    return Future.succeededFuture();
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.gpurental.gateway.sandbox.stripe;
 import com.stripe.Stripe;
 import io.gpurental.gateway.config.StripeConfig;
 import io.gpurental.gateway.platform.Feature;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.sqlclient.Pool;
@@ -30,6 +31,12 @@ public final class StripeSandbox implements Feature {
     this.pages = new HostedPages(store, checkout, charges);
     this.webhooks = new WebhookSender(vertx, pool, config.webhookUrl().toString(), config.webhookSecret());
     webhooks.start();
+  }
+
+  @Override
+  public Future<Void> close() {
+    webhooks.stop();
+    return Future.succeededFuture();
   }
 
   @Override

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Delivers recorded events to the webhook endpoint, signed like Stripe's
  * ({@code Stripe-Signature: t=…,v1=HMAC-SHA256(secret, t + "." + payload)}), retrying with
  * exponential backoff until a 2xx (at most {@link #MAX_ATTEMPTS} attempts). Nodes claim events
- * with {@code FOR UPDATE SKIP LOCKED}, so with several nodes each event goes out once per attempt.
+ * with {@code FOR UPDATE SKIP LOCKED} for longer than a batch can take (20 sends of at most 10 s),
+ * so with several nodes each event goes out once per attempt, in the order it happened.
  */
 final class WebhookSender {
   static final int MAX_ATTEMPTS = 12;
@@ -31,13 +32,13 @@ final class WebhookSender {
   private static final String CONTROL = "SELECT mode, delay_seconds FROM sandbox_stripe.webhook_control WHERE id = 1";
   /** $2: events younger than this many seconds wait (the 'delay' mode). */
   private static final String CLAIM = """
-      UPDATE sandbox_stripe.events SET locked_until = now() + interval '30 seconds', attempts = attempts + 1
+      UPDATE sandbox_stripe.events SET locked_until = now() + interval '5 minutes', attempts = attempts + 1
       WHERE id IN (SELECT id FROM sandbox_stripe.events
                    WHERE delivered_at IS NULL AND next_attempt_at <= now() AND attempts < $1
                      AND created <= extract(epoch FROM now()) - $2
                      AND (locked_until IS NULL OR locked_until < now())
-                   ORDER BY created, id LIMIT 20 FOR UPDATE SKIP LOCKED)
-      RETURNING id, body, attempts, created""";
+                   ORDER BY seq LIMIT 20 FOR UPDATE SKIP LOCKED)
+      RETURNING id, body, attempts, seq""";
   private static final String DELIVERED = "UPDATE sandbox_stripe.events SET delivered_at = now(), locked_until = NULL"
       + " WHERE id = $1";
   private static final String RETRY = "UPDATE sandbox_stripe.events SET locked_until = NULL,"
@@ -67,6 +68,7 @@ final class WebhookSender {
 
   void stop() {
     vertx.cancelTimer(timer);
+    web.close();
   }
 
   private synchronized void deliverDue() {
@@ -81,7 +83,7 @@ final class WebhookSender {
       return pool.preparedQuery(CLAIM).execute(Tuple.of(MAX_ATTEMPTS, delay)).compose(rows -> {
         List<Row> due = new ArrayList<>();
         rows.forEach(due::add);
-        due.sort(java.util.Comparator.comparing((Row row) -> row.getLong("created")).thenComparing(row -> row.getString("id")));
+        due.sort(java.util.Comparator.comparing((Row row) -> row.getLong("seq")));
         if ("reorder".equals(mode)) {
           java.util.Collections.reverse(due);
         }

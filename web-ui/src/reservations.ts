@@ -57,7 +57,13 @@ export interface Reservation {
     price_per_gpu_hour: Money;
     cancellation_policy: string;
   };
-  payment: { method: string };
+  payment: {
+    method: string;
+    id?: string;
+    status?: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'canceled';
+    checkout_url?: string | null;
+    amount_refunded?: number;
+  };
   ssh: { fingerprint: string; endpoint: string | null };
   created_at: string;
   /** Oldest first. */

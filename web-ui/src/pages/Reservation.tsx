@@ -320,9 +320,18 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
               {reservation.hold_expires_at && (
                 <HoldCountdown expiresAt={reservation.hold_expires_at} onOver={onHoldOver} />
               )}
-              <p id="payment-note" class="note">
-                Payment opens soon: the GPUs stay held until then.
-              </p>
+              {reservation.payment.checkout_url && reservation.payment.status === 'pending' ? (
+                <p id="payment-note" class="note">
+                  Pay before the hold ends to confirm the reservation.{' '}
+                  <a id="pay" class="btn btn--primary" href={reservation.payment.checkout_url}>
+                    Pay by card
+                  </a>
+                </p>
+              ) : (
+                <p id="payment-note" class="note">
+                  No card payment was started for this hold; the GPUs stay held until it ends.
+                </p>
+              )}
               <div class="form-actions">
                 <button
                   id="cancel-reservation"

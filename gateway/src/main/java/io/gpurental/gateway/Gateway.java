@@ -3,6 +3,8 @@ package io.gpurental.gateway;
 import io.gpurental.gateway.auth.AuthFeature;
 import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
+import io.gpurental.gateway.payments.PaymentsFeature;
+import io.gpurental.gateway.payments.StripeGateway;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.config.GatewayConfig;
@@ -168,9 +170,11 @@ public final class Gateway {
     features.add(new PlatformApi(buildInfo, contract));
     Quotes quotes = new Quotes(vertx, config.pricing());
     features.add(new CatalogFeature(vertx, pool, quotes, config.pricing()));
-    features.add(new ReservationsFeature(vertx, pool, quotes, config.reservationHold()));
+    String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
+    StripeGateway stripe = new StripeGateway(vertx, pool, config.stripe());
+    features.add(new ReservationsFeature(vertx, pool, quotes, config.reservationHold(), stripe, publicBase));
+    features.add(new PaymentsFeature(vertx, pool, config.stripe()));
     if (config.mode() == Mode.SANDBOX) {
-      String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
       if (config.stripe().sandbox()) {
         features.add(new StripeSandbox(vertx, pool, config.stripe(), publicBase));

@@ -25,6 +25,8 @@ import java.util.Set;
 public final class Authenticator implements Handler<RoutingContext> {
   /** Which operation's security this request has passed (see {@link AuthFeature}'s per-route guard). */
   static final String CHECKED_OPERATION = "security.checkedOperation";
+  /** Stripe's webhook deliveries come from few addresses and must never be turned away. */
+  private static final Set<String> UNLIMITED_OPERATIONS = Set.of("receiveStripeWebhook");
   private static final List<String> QUERY_TOKEN_NAMES = List.of("access_token", "token", "api_key", "apikey");
   private final ApiContract contract;
   private final Sessions sessions;
@@ -61,7 +63,9 @@ public final class Authenticator implements Handler<RoutingContext> {
             AccessPolicy.check(contract.securityOf(operation.getOperationId()), caller);
             ctx.put(CHECKED_OPERATION, operation.getOperationId());
           }
-          return Csrf.changesState(ctx.request().method()) ? limitWrites(ctx, caller) : Future.<Void>succeededFuture();
+          boolean limited = Csrf.changesState(ctx.request().method())
+              && (operation == null || !UNLIMITED_OPERATIONS.contains(operation.getOperationId()));
+          return limited ? limitWrites(ctx, caller) : Future.<Void>succeededFuture();
         })
         .onSuccess(v -> ctx.next())
         .onFailure(ctx::fail);

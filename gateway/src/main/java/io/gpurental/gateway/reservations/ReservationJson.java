@@ -10,6 +10,18 @@ import java.util.Arrays;
 final class ReservationJson {
   private ReservationJson() {}
 
+  private static JsonObject payment(Row row) {
+    JsonObject payment = new JsonObject().put("method", row.getString("payment_method"));
+    Object stored = row.getValue("payment");
+    if (stored != null) {
+      JsonObject details = stored instanceof JsonObject json ? json : new JsonObject(String.valueOf(stored));
+      payment.put("id", details.getString("id")).put("status", details.getString("status"))
+          .put("checkout_url", details.getString("checkout_url"))
+          .put("amount_refunded", details.getLong("amount_refunded"));
+    }
+    return payment;
+  }
+
   static JsonObject of(Row row) {
     OffsetDateTime start = row.getOffsetDateTime("start_at");
     OffsetDateTime end = row.getOffsetDateTime("end_at");
@@ -35,7 +47,7 @@ final class ReservationJson {
         .put("hold_expires_at", row.getOffsetDateTime("hold_expires_at") == null ? null
             : row.getOffsetDateTime("hold_expires_at").toInstant().toString())
         .put("price", row.getJsonObject("price"))
-        .put("payment", new JsonObject().put("method", row.getString("payment_method")))
+        .put("payment", payment(row))
         .put("ssh", new JsonObject().put("fingerprint", row.getString("ssh_fingerprint"))
             .put("endpoint", row.getString("ssh_endpoint")))
         .put("created_at", row.getOffsetDateTime("created_at").toInstant().toString())

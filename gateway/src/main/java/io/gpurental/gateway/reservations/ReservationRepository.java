@@ -44,7 +44,10 @@ public final class ReservationRepository {
                    WHERE rg.reservation_id = r.id ORDER BY g.idx) AS gpu_indexes,
              coalesce((SELECT json_agg(json_build_object('at', e.at, 'from', e.from_status, 'to', e.to_status,
                          'cause', e.cause) ORDER BY e.id) FROM reservation_events e WHERE e.reservation_id = r.id),
-                      '[]') AS events
+                      '[]') AS events,
+             (SELECT json_build_object('id', p.id, 'status', p.status, 'checkout_url', p.checkout_url,
+                                       'amount', p.amount, 'amount_refunded', p.amount_refunded)
+              FROM payments p WHERE p.reservation_id = r.id ORDER BY p.created_at DESC LIMIT 1) AS payment
       FROM reservations r""";
   /** Releases lapsed holds: correctness comes from this statement, whoever runs it, however often. */
   private static final String EXPIRE_HOLDS = """

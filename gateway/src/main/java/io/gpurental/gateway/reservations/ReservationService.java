@@ -2,6 +2,7 @@ package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Principal;
 import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.payments.StripeGateway;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.platform.errors.Unprocessable;
@@ -64,18 +65,17 @@ final class ReservationService {
     return new Outcome(row.getInteger("response_status"), row.getString("response_body"), true);
   }
 
-  Future<Outcome> create(Principal caller, Quote quote, String hostId, SshPublicKey ssh, String paymentMethod,
-      String idempotencyKey, String requestBody) {
+  Future<Outcome> create(String id, Principal caller, Quote quote, String hostId, SshPublicKey ssh,
+      String paymentMethod, StripeGateway.Checkout checkout, String idempotencyKey, String requestBody) {
     if (quote.start().isBefore(java.time.Instant.now().minus(Duration.ofMinutes(5)))) {
       return Future.failedFuture(new io.gpurental.gateway.platform.errors.Gone("The quote's window started at "
           + quote.start() + "; ask for a new quote starting now or later."));
     }
-    return attempt(caller, quote, hostId, ssh, paymentMethod, idempotencyKey, requestBody, 1);
+    return attempt(id, caller, quote, hostId, ssh, paymentMethod, checkout, idempotencyKey, requestBody, 1);
   }
 
-  private Future<Outcome> attempt(Principal caller, Quote quote, String hostId, SshPublicKey ssh, String paymentMethod,
-      String key, String requestBody, int attempt) {
-    String id = Ids.newId("rsv");
+  private Future<Outcome> attempt(String id, Principal caller, Quote quote, String hostId, SshPublicKey ssh,
+      String paymentMethod, StripeGateway.Checkout checkout, String key, String requestBody, int attempt) {
     OffsetDateTime start = quote.start().atOffset(ZoneOffset.UTC);
     OffsetDateTime end = quote.end().atOffset(ZoneOffset.UTC);
     return repository.pool().withTransaction(tx -> claimKey(tx, caller.accountId(), key, requestBody)
@@ -89,6 +89,11 @@ final class ReservationService {
                   quote.gpuCount(), start, end, holdUntil, quote.id(), priceOf(quote), quote.total().amount(),
                   quote.total().currency(), ssh, paymentMethod, gpus);
               return ReservationRepository.insert(tx, reservation)
+                  .compose(v -> checkout == null ? Future.<Void>succeededFuture()
+                      : tx.preparedQuery("INSERT INTO payments (id, reservation_id, account_id, kind, checkout_session_id,"
+                          + " checkout_url, amount, currency, status) VALUES ($1, $2, $3, 'charge', $4, $5, $6, $7, 'pending')")
+                      .execute(Tuple.from(new Object[] {Ids.newId("pay"), id, caller.accountId(), checkout.sessionId(),
+                          checkout.url(), quote.total().amount(), quote.total().currency()})).mapEmpty())
                   .compose(v -> repository.find(tx, id, caller.accountId(), false))
                   .map(found -> new Outcome(201, found.orElseThrow().encode(), false))
                   .compose(outcome -> storeResponse(tx, caller.accountId(), key, outcome).map(outcome));
@@ -100,7 +105,7 @@ final class ReservationService {
         })
         .recover(failure -> {
           if (isRetryable(failure) && attempt < ATTEMPTS) {
-            return attempt(caller, quote, hostId, ssh, paymentMethod, key, requestBody, attempt + 1);
+            return attempt(id, caller, quote, hostId, ssh, paymentMethod, checkout, key, requestBody, attempt + 1);
           }
           if (isRetryable(failure) || failure instanceof NotEnoughGpus) {
             return conflict(hostId, quote, failure instanceof NotEnoughGpus few ? few.free : -1);

@@ -2,6 +2,8 @@ package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Principal;
 import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.payments.StripeGateway;
+import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.Page;
 import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.platform.errors.Invalid;
@@ -24,9 +26,14 @@ final class ReservationsApi {
   private final ReservationRepository repository;
   private final ReservationService service;
   private final Quotes quotes;
+  private final StripeGateway stripe;
+  private final String publicBase;
 
-  ReservationsApi(Vertx vertx, ReservationRepository repository, ReservationService service, Quotes quotes) {
+  ReservationsApi(Vertx vertx, ReservationRepository repository, ReservationService service, Quotes quotes,
+      StripeGateway stripe, String publicBase) {
     this.vertx = vertx;
+    this.stripe = stripe;
+    this.publicBase = publicBase;
     this.repository = repository;
     this.service = service;
     this.quotes = quotes;
@@ -65,12 +72,33 @@ final class ReservationsApi {
   }
 
   private Future<ReservationService.Outcome> fresh(Principal caller, JsonObject body, String key, String request) {
+    String id = Ids.newId("rsv");
     return sshKey(caller, body).compose(ssh -> quotes.find(body.getString("quote_id"))
         .recover(failure -> Future.failedFuture(failure instanceof NotFound
             ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
             : failure))
-        .compose(quote -> hostOf(quote).compose(host -> service.create(caller, quote, host, ssh,
-            body.getString("payment"), key, request))));
+        .compose(quote -> hostOf(quote).compose(host -> openCheckout(id, caller, quote, body.getString("payment"))
+            .compose(checkout -> service.create(id, caller, quote, host, ssh, body.getString("payment"), checkout, key,
+                    request)
+                .onFailure(failure -> {
+                  if (checkout != null) {
+                    stripe.expire(checkout.sessionId());
+                  }
+                })))));
+  }
+
+  /**
+   * For {@code payment: checkout}, the Stripe Checkout Session is opened before the reservation's
+   * transaction (no network call holds database locks); it is expired again if the hold fails.
+   */
+  private Future<StripeGateway.Checkout> openCheckout(String id, Principal caller, Quote quote, String payment) {
+    if (!"checkout".equals(payment)) {
+      return Future.succeededFuture(null);
+    }
+    String description = quote.gpuCount() + " GPU" + (quote.gpuCount() == 1 ? "" : "s") + " × " + quote.hours()
+        + " h from " + quote.start() + " (" + quote.offerId() + ")";
+    return stripe.checkout(id, caller.accountId(), quote.total().amount(), quote.total().currency(), description,
+        publicBase + "/reservations/" + id + "?paid={CHECKOUT_SESSION_ID}", publicBase + "/reservations/" + id);
   }
 
   /** The key pasted in the request, or one of the caller's saved keys by id. */

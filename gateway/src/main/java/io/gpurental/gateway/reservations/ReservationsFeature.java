@@ -1,5 +1,6 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.payments.StripeGateway;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.pricing.Quotes;
 import io.vertx.core.Future;
@@ -16,9 +17,11 @@ public final class ReservationsFeature implements Feature {
   private final LiveUpdates live;
   private final HoldSweeper sweeper;
 
-  public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold) {
+  public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold, StripeGateway stripe,
+      String publicBase) {
     ReservationRepository repository = new ReservationRepository(pool);
-    this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes);
+    this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes, stripe,
+        publicBase);
     this.sshKeys = new SshKeysApi(pool);
     this.live = new LiveUpdates(vertx);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);

@@ -18,6 +18,52 @@ class ReserveBrowserTest extends BrowserTestBase {
   private static final String SSH_KEY =
       "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc me@laptop";
 
+  /** Each test signs in afresh: the browser is shared by the class. */
+  @org.junit.jupiter.api.BeforeEach
+  void signedOut() {
+    browser.driver().get(node.url("/"));
+    browser.driver().manage().deleteAllCookies();
+  }
+
+  @Test
+  void payTheHoldByCardAndSeeItConfirmed() {
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(30));
+    browser.driver().get(node.url("/signin?return_to=/catalog/off_osl_5090_01"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("signin-github"))).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[name='login'][value='bob']"))).click();
+    wait.until(ExpectedConditions.urlContains("/catalog/off_osl_5090_01"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("get-quote"))).click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("quote-total")));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("reserve"))).click();
+    WebElement key = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("reserve-ssh-key")));
+    key.clear();
+    key.sendKeys(SSH_KEY);
+    browser.driver().findElement(By.id("confirm-reserve")).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("pay"))).click();
+
+    pay("4000 0000 0000 0002");
+    assertEquals("Your card was declined.",
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("payment-error"))).getText());
+    pay("4242 4242 4242 4242");
+    wait.until(ExpectedConditions.urlContains("/reservations/rsv_"));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reservation-status"), "Confirmed"));
+  }
+
+  private void pay(String number) {
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(15));
+    WebElement card = wait.until(ExpectedConditions.elementToBeClickable(By.id("card-number")));
+    card.clear();
+    card.sendKeys(number);
+    WebElement expiry = browser.driver().findElement(By.id("card-expiry"));
+    expiry.clear();
+    expiry.sendKeys("12 / 34");
+    browser.driver().findElement(By.id("card-cvc")).sendKeys("123");
+    WebElement name = browser.driver().findElement(By.id("card-name"));
+    name.clear();
+    name.sendKeys("Bob Payer");
+    browser.driver().findElement(By.id("submit-payment")).click();
+  }
+
   @Test
   void quoteHoldSeeTheHoldAndCancelIt() {
     WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));

@@ -1,0 +1,151 @@
+package io.gpurental.gateway.payments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.WebSession;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Web checkout through stripe-java and the sandbox: only the signed webhook confirms, once. */
+class CheckoutPaymentTest {
+  private static final String SSH_KEY =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc payer";
+  private static final Instant START = Instant.now().plus(4, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
+  private static TestGateway node;
+  private static String token;
+
+  @BeforeAll
+  static void start() {
+    node = TestGateway.start();
+    WebSession browser = new WebSession();
+    browser.signIn(node, "github", "payer");
+    token = new JsonObject(browser.write("POST", node.url("/api/v1/tokens"), new JsonObject().put("name", "t")
+        .put("scopes", new JsonArray().add("reservations:write"))).body()).getString("token");
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+  }
+
+  @Test
+  void paidCheckoutConfirmsTheReservationByWebhookAndBalancesTheLedger() throws Exception {
+    JsonObject reservation = reserve("off_nyc_h100_01", 2, 3);
+    JsonObject payment = reservation.getJsonObject("payment");
+    assertEquals("pending", payment.getString("status"));
+    String session = payment.getString("checkout_url").replaceAll(".*/checkout/", "");
+    assertEquals("pending_payment", reservation.getString("status"), "not confirmed by creating the checkout");
+
+    assertEquals(200, complete(session, "4242424242424242").statusCode());
+    JsonObject confirmed = awaitStatus(reservation.getString("id"), "confirmed");
+    assertEquals("succeeded", confirmed.getJsonObject("payment").getString("status"));
+    long total = reservation.getJsonObject("price").getJsonObject("total").getLong("amount");
+    var ledger = node.sql("SELECT count(DISTINCT t.id), sum(e.amount), sum(e.amount) FILTER (WHERE e.account ="
+        + " 'asset:stripe_clearing') FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id"
+        + " WHERE t.ref = (SELECT payment_intent_id FROM payments WHERE reservation_id = '" + reservation.getString("id")
+        + "')").iterator().next();
+    assertEquals(1L, ledger.getLong(0));
+    assertEquals(0L, ledger.getLong(1), "the transaction balances");
+    assertEquals(total, ledger.getLong(2), "the whole total reached Stripe's clearing account");
+
+    // the same event again (as Stripe retries): accepted, nothing changes
+    String eventId = node.sql("SELECT id FROM stripe_events WHERE type = 'checkout.session.completed'").iterator().next()
+        .getString(0);
+    String payload = node.sql("SELECT body::text FROM sandbox_stripe.events WHERE id = '" + eventId + "'").iterator()
+        .next().getString(0);
+    assertEquals(200, deliver(payload, sign(payload, Instant.now().getEpochSecond())).statusCode());
+    assertEquals(1L, node.sql("SELECT count(*) FROM ledger_transactions").iterator().next().getLong(0));
+  }
+
+  @Test
+  void aDeclinedCardLeavesTheReservationUnpaid() {
+    JsonObject reservation = reserve("off_osl_4090_01", 1, 2);
+    String session = reservation.getJsonObject("payment").getString("checkout_url").replaceAll(".*/checkout/", "");
+    HttpResponse<String> declined = complete(session, "4000000000000002");
+    assertEquals(402, declined.statusCode());
+    assertEquals("pending_payment", get(reservation.getString("id")).getString("status"));
+  }
+
+  @Test
+  void badSignaturesAndStaleOrFutureTimestampsAreRefusedWithoutEffect() throws Exception {
+    String payload = new JsonObject().put("id", "evt_forged").put("object", "event")
+        .put("type", "checkout.session.completed").put("data", new JsonObject().put("object", new JsonObject())).encode();
+    long now = Instant.now().getEpochSecond();
+    assertEquals(400, deliver(payload, "t=" + now + ",v1=" + "0".repeat(64)).statusCode());
+    assertEquals(400, deliver(payload, sign(payload, now - 3600)).statusCode(), "stale");
+    assertEquals(400, deliver(payload, sign(payload, now + 3600)).statusCode(), "from the future");
+    assertEquals(400, deliver(payload, null).statusCode(), "unsigned");
+    assertEquals(0L, node.sql("SELECT count(*) FROM stripe_events WHERE id = 'evt_forged'").iterator().next().getLong(0));
+  }
+
+  private static JsonObject reserve(String offerId, int gpus, int hours) {
+    HttpResponse<String> quote = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/quotes")))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("offer_id", offerId).put("gpu_count", gpus)
+            .put("start", START.toString()).put("hours", hours).encode())));
+    HttpResponse<String> created = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations")))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+        .header("Idempotency-Key", UUID.randomUUID().toString())
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject()
+            .put("quote_id", new JsonObject(quote.body()).getString("id")).put("ssh_public_key", SSH_KEY)
+            .put("payment", "checkout").encode())));
+    assertEquals(201, created.statusCode(), created.body());
+    return new JsonObject(created.body());
+  }
+
+  private static HttpResponse<String> complete(String session, String card) {
+    return node.send(HttpRequest.newBuilder(URI.create(node.url("/sandbox/stripe/_test/checkout/sessions/" + session
+            + "/complete"))).header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString("card=" + card)));
+  }
+
+  private static JsonObject get(String id) {
+    return new JsonObject(node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations/" + id)))
+        .header("Authorization", "Bearer " + token)).body());
+  }
+
+  /** Waits for the webhook (the sandbox sends it within a second or two); bounded. */
+  private static JsonObject awaitStatus(String id, String status) throws InterruptedException {
+    for (int i = 0; i < 300; i++) {
+      JsonObject reservation = get(id);
+      if (status.equals(reservation.getString("status"))) {
+        return reservation;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError(id + " never became " + status);
+  }
+
+  private static HttpResponse<String> deliver(String payload, String signature) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.url("/api/v1/stripe/webhook")))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(payload));
+    if (signature != null) {
+      request.header("Stripe-Signature", signature);
+    }
+    return node.send(request);
+  }
+
+  private static String sign(String payload, long timestamp) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(node.gateway().config().stripe().webhookSecret().getBytes(StandardCharsets.UTF_8),
+        "HmacSHA256"));
+    return "t=" + timestamp + ",v1=" + HexFormat.of().formatHex(
+        mac.doFinal((timestamp + "." + payload).getBytes(StandardCharsets.UTF_8)));
+  }
+}

@@ -1,3 +1,5 @@
+import { LoadMore } from '../load-more';
+import { fieldErrorHelpers } from '../fields';
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
@@ -339,23 +341,7 @@ export function CatalogPage() {
                 ))}
               </ul>
               {nextCursor && (
-                <div class="load-more">
-                  <button
-                    id="load-more"
-                    type="button"
-                    class="btn"
-                    aria-disabled={loadingMore ? 'true' : undefined}
-                    aria-busy={loadingMore ? 'true' : undefined}
-                    onClick={() => void loadMore()}
-                  >
-                    {loadingMore ? 'Loading…' : 'Load more'}
-                  </button>
-                  {moreError && (
-                    <p id="load-more-error" class="alert alert--error" role="alert">
-                      {moreError}
-                    </p>
-                  )}
-                </div>
+                <LoadMore id="load-more" loading={loadingMore} error={moreError} onLoad={() => void loadMore()} />
               )}
             </>
           )}
@@ -420,23 +406,7 @@ function FilterPanel({ filters, models, modelsFailed, regions, serverFields, bus
   const knownModel = draft.gpu_model === '' || modelOptions.some((model) => model.name === draft.gpu_model);
 
   /** Props for a control: invalid state and its hint/error descriptions. */
-  const describe = (name: string, hintId?: string) => {
-    const error = fieldError(name);
-    const ids = [hintId, error ? `${FIELD_IDS[name]}-error` : undefined].filter(Boolean).join(' ');
-    return {
-      'aria-invalid': error ? ('true' as const) : undefined,
-      'aria-describedby': ids || undefined,
-    };
-  };
-
-  const errorLine = (name: string) => {
-    const error = fieldError(name);
-    return error ? (
-      <p id={`${FIELD_IDS[name]}-error`} class="field-error">
-        {error}
-      </p>
-    ) : null;
-  };
+  const { describe, errorLine } = fieldErrorHelpers(fieldError, FIELD_IDS);
 
   return (
     <form

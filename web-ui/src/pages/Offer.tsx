@@ -1,3 +1,4 @@
+import { fieldErrorHelpers } from '../fields';
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
@@ -464,23 +465,7 @@ function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: ReturnTyp
       .map((field) => field.detail)
       .join(' ');
 
-  const describe = (name: string, hintId?: string) => {
-    const error = fieldError(name);
-    const ids = [hintId, error ? `${QUOTE_FIELD_IDS[name]}-error` : undefined].filter(Boolean).join(' ');
-    return {
-      'aria-invalid': error ? ('true' as const) : undefined,
-      'aria-describedby': ids || undefined,
-    };
-  };
-
-  const errorLine = (name: string) => {
-    const error = fieldError(name);
-    return error ? (
-      <p id={`${QUOTE_FIELD_IDS[name]}-error`} class="field-error">
-        {error}
-      </p>
-    ) : null;
-  };
+  const { describe, errorLine } = fieldErrorHelpers(fieldError, QUOTE_FIELD_IDS);
 
   /**
    * The start to send: the one picked here or in the link, else "now" at the moment of asking

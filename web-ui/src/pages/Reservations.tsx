@@ -1,3 +1,4 @@
+import { LoadMore } from '../load-more';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { signInPageHref } from '../auth';
 import { formatDateTime } from '../format';
@@ -245,23 +246,7 @@ function ReservationList({ accountId }: { accountId: string }) {
               </table>
             </div>
             {nextCursor && (
-              <div class="load-more">
-                <button
-                  id="reservations-load-more"
-                  type="button"
-                  class="btn"
-                  aria-disabled={loadingMore ? 'true' : undefined}
-                  aria-busy={loadingMore ? 'true' : undefined}
-                  onClick={() => void loadMore()}
-                >
-                  {loadingMore ? 'Loading…' : 'Load more'}
-                </button>
-                {moreError && (
-                  <p id="reservations-load-more-error" class="alert alert--error" role="alert">
-                    {moreError}
-                  </p>
-                )}
-              </div>
+              <LoadMore id="reservations-load-more" loading={loadingMore} error={moreError} onLoad={() => void loadMore()} />
             )}
           </>
         )}

@@ -2,7 +2,6 @@ package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.platform.Page;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -135,9 +134,5 @@ public final class ReservationRepository {
       rows.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
       return expired;
     });
-  }
-
-  static JsonArray strings(List<String> values) {
-    return new JsonArray(new ArrayList<>(values));
   }
 }

@@ -3,6 +3,7 @@ package io.gpurental.gateway.reservations;
 import io.gpurental.gateway.auth.Principal;
 import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.payments.StripeGateway;
+import io.gpurental.gateway.platform.Hashes;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.platform.errors.Unprocessable;
@@ -13,12 +14,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.HexFormat;
 import java.util.Set;
 
 /**
@@ -58,7 +56,7 @@ final class ReservationService {
   }
 
   private static Outcome replay(io.vertx.sqlclient.Row row, String requestBody, String key) {
-    if (!row.getString("request_hash").equals(sha256(requestBody))) {
+    if (!row.getString("request_hash").equals(Hashes.sha256Hex(requestBody == null ? "" : requestBody))) {
       throw new Unprocessable("idempotency-key-reused", "Idempotency key reused",
           "This Idempotency-Key was used with a different request; use a new key.");
     }
@@ -123,7 +121,7 @@ final class ReservationService {
     if (key == null) {
       return Future.succeededFuture(null);
     }
-    String hash = sha256(requestBody);
+    String hash = Hashes.sha256Hex(requestBody == null ? "" : requestBody);
     return tx.preparedQuery("INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)"
             + " ON CONFLICT DO NOTHING RETURNING key").execute(Tuple.of(accountId, key, hash))
         .compose(inserted -> inserted.size() == 1 ? Future.succeededFuture((Outcome) null)
@@ -161,15 +159,6 @@ final class ReservationService {
 
   private static boolean isRetryable(Throwable failure) {
     return failure instanceof PgException pg && RETRYABLE.contains(pg.getSqlState());
-  }
-
-  private static String sha256(String text) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest((text == null ? "" : text).getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Fewer free GPUs than asked for, seen before writing. */

@@ -1,11 +1,10 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.platform.Hashes;
 import io.gpurental.gateway.platform.errors.Invalid;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
@@ -66,7 +65,7 @@ public record SshPublicKey(String type, String text, String fingerprint) {
       throw invalid(pointer, "the key data has trailing bytes");
     }
     return new SshPublicKey(type, parts[0] + " " + parts[1] + (parts.length > 2 ? " " + parts[2] : ""),
-        "SHA256:" + Base64.getEncoder().withoutPadding().encodeToString(sha256(blob)));
+        "SHA256:" + Base64.getEncoder().withoutPadding().encodeToString(Hashes.sha256(blob)));
   }
 
   private static String string(ByteBuffer buffer, String pointer) {
@@ -84,14 +83,6 @@ public record SshPublicKey(String type, String text, String fingerprint) {
     byte[] value = new byte[length];
     buffer.get(value);
     return value;
-  }
-
-  private static byte[] sha256(byte[] data) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(data);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static Invalid invalid(String pointer, String detail) {

@@ -1,9 +1,7 @@
 package io.gpurental.gateway.auth.signin;
 
+import io.gpurental.gateway.platform.Hashes;
 import io.gpurental.gateway.platform.Ids;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 /** PKCE (RFC 7636) with S256: a random verifier and its SHA-256 challenge. */
@@ -17,11 +15,6 @@ public final class Pkce {
   }
 
   public static String challenge(String verifier) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(Hashes.sha256(verifier));
   }
 }

@@ -1,9 +1,8 @@
 package io.gpurental.gateway.auth.tokens;
 
+import io.gpurental.gateway.platform.Hashes;
 import io.gpurental.gateway.platform.Ids;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.zip.CRC32;
 
 /**
@@ -41,11 +40,7 @@ public final class TokenSecrets {
   }
 
   public static byte[] hash(String token) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
+    return Hashes.sha256(token);
   }
 
   private static String checksum(String random) {

@@ -1,13 +1,11 @@
 package io.gpurental.gateway.sandbox.identity;
 
+import io.gpurental.gateway.platform.Hashes;
 import io.gpurental.gateway.platform.Ids;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 /**
@@ -77,13 +75,9 @@ final class AuthorizationCodes {
     return tokens().compose(map -> map.get(token));
   }
 
+  /** PKCE S256, computed here independently of the gateway's client side. */
   static String s256(String verifier) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(Hashes.sha256(verifier));
   }
 
   /** An OAuth 2.0 error response ({@code error}, {@code error_description}). */

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.sandbox.identity;
 
+import io.gpurental.gateway.sandbox.Html;
 import java.util.List;
 import java.util.Map;
 
@@ -13,14 +14,14 @@ final class ChooserPage {
   static String render(String providerTitle, String action, String fieldName, String fieldLabel,
       List<String> suggestions, Map<String, String> carried, String error) {
     StringBuilder hidden = new StringBuilder();
-    carried.forEach((name, value) -> hidden.append("<input type=\"hidden\" name=\"").append(escape(name))
-        .append("\" value=\"").append(escape(value)).append("\">"));
+    carried.forEach((name, value) -> hidden.append("<input type=\"hidden\" name=\"").append(Html.escape(name))
+        .append("\" value=\"").append(Html.escape(value)).append("\">"));
     StringBuilder choices = new StringBuilder();
     for (String suggestion : suggestions) {
       choices.append("<li><button type=\"submit\" name=\"").append(fieldName).append("\" value=\"")
-          .append(escape(suggestion)).append("\">").append(escape(suggestion)).append("</button></li>");
+          .append(Html.escape(suggestion)).append("\">").append(Html.escape(suggestion)).append("</button></li>");
     }
-    String errorBlock = error == null ? "" : "<p class=\"error\" role=\"alert\">" + escape(error) + "</p>";
+    String errorBlock = error == null ? "" : "<p class=\"error\" role=\"alert\">" + Html.escape(error) + "</p>";
     return """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8">
@@ -53,15 +54,7 @@ final class ChooserPage {
           </div>
         </form>
         </main></body></html>
-        """.formatted(escape(providerTitle), errorBlock, escape(action), hidden, choices, fieldName,
-        escape(fieldLabel));
-  }
-
-  static String escape(String text) {
-    if (text == null) {
-      return "";
-    }
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
-        .replace("'", "&#39;");
+        """.formatted(Html.escape(providerTitle), errorBlock, Html.escape(action), hidden, choices, fieldName,
+        Html.escape(fieldLabel));
   }
 }

@@ -1,8 +1,6 @@
 package io.gpurental.gateway.sandbox.identity;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.gpurental.gateway.platform.Hashes;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -46,15 +44,11 @@ final class TestPeople {
   }
 
   private static long digest(String text) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      long value = 0;
-      for (int i = 0; i < 8; i++) {
-        value = (value << 8) | (hash[i] & 0xff);
-      }
-      return value;
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+    byte[] hash = Hashes.sha256(text);
+    long value = 0;
+    for (int i = 0; i < 8; i++) {
+      value = (value << 8) | (hash[i] & 0xff);
     }
+    return value;
   }
 }

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.sandbox.stripe;
 
+import io.gpurental.gateway.sandbox.Html;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
@@ -15,14 +16,14 @@ final class CheckoutPage {
     JsonArray items = session.getJsonObject(Objects.PRIVATE).getJsonArray("line_items", new JsonArray());
     for (int i = 0; i < items.size(); i++) {
       JsonObject line = items.getJsonObject(i);
-      lines.append("<tr><td>").append(esc(line.getString("description"))).append(" × ").append(line.getLong("quantity"))
+      lines.append("<tr><td>").append(Html.escape(line.getString("description"))).append(" × ").append(line.getLong("quantity"))
           .append("</td><td class=\"amount\">").append(money(line.getLong("amount_total"), line.getString("currency")))
           .append("</td></tr>");
     }
     String total = setup ? "" : "<tr class=\"total\"><th>Total</th><th class=\"amount\" id=\"checkout-total\">"
         + money(session.getLong("amount_total"), session.getString("currency")) + "</th></tr>";
     String cancel = session.getString("cancel_url") == null ? ""
-        : "<p><a href=\"" + esc(session.getString("cancel_url")) + "\">Cancel and return</a></p>";
+        : "<p><a href=\"" + Html.escape(session.getString("cancel_url")) + "\">Cancel and return</a></p>";
     return page(setup ? "Save a card" : "Pay", """
         <h1>%s</h1>
         %s
@@ -47,11 +48,11 @@ final class CheckoutPage {
           <li>4000 0000 0000 9995: insufficient funds</li><li>4000 0025 0000 3155: requires authentication</li>
           <li>4000 0000 0000 0341: can be saved; later charges fail</li></ul></details>
         """.formatted(setup ? "Save a card for later payments" : "Pay for your GPU reservation",
-        error == null ? "" : "<p class=\"error\" role=\"alert\" id=\"payment-error\">" + esc(error) + "</p>",
+        error == null ? "" : "<p class=\"error\" role=\"alert\" id=\"payment-error\">" + Html.escape(error) + "</p>",
         lines, total, session.getString("customer") == null ? "" : "<p class=\"muted\">Customer "
-            + esc(session.getString("customer")) + "</p>",
-        esc(entered.getString("card_number", "")), esc(entered.getString("expiry", "")), "",
-        esc(entered.getString("name", "")), setup ? "Save card" : "Pay "
+            + Html.escape(session.getString("customer")) + "</p>",
+        Html.escape(entered.getString("card_number", "")), Html.escape(entered.getString("expiry", "")), "",
+        Html.escape(entered.getString("name", "")), setup ? "Save card" : "Pay "
             + money(session.getLong("amount_total"), session.getString("currency")), cancel));
   }
 
@@ -64,11 +65,11 @@ final class CheckoutPage {
           <button id="fail-authentication" type="submit" name="decision" value="fail" class="secondary">Fail authentication</button>
         </div></form>
         <p class="muted">%s</p>
-        """.formatted(money(amount, currency), esc(intentId)));
+        """.formatted(money(amount, currency), Html.escape(intentId)));
   }
 
   static String message(String title, String text) {
-    return page(title, "<h1>" + esc(title) + "</h1><p id=\"checkout-message\">" + esc(text) + "</p>");
+    return page(title, "<h1>" + Html.escape(title) + "</h1><p id=\"checkout-message\">" + Html.escape(text) + "</p>");
   }
 
   private static String page(String title, String body) {
@@ -94,21 +95,13 @@ final class CheckoutPage {
         <p class="note">Stripe sandbox: no real card is charged.</p>
         %s
         </main></body></html>
-        """.formatted(esc(title), body);
+        """.formatted(Html.escape(title), body);
   }
 
   static String money(Long minor, String currency) {
     if (minor == null) {
       return "";
     }
-    return BigDecimal.valueOf(minor, 2).toPlainString() + " " + esc(currency == null ? "" : currency.toUpperCase(Locale.ROOT));
-  }
-
-  static String esc(String text) {
-    if (text == null) {
-      return "";
-    }
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
-        .replace("'", "&#39;");
+    return BigDecimal.valueOf(minor, 2).toPlainString() + " " + Html.escape(currency == null ? "" : currency.toUpperCase(Locale.ROOT));
   }
 }

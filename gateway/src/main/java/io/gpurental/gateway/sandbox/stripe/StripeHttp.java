@@ -1,5 +1,6 @@
 package io.gpurental.gateway.sandbox.stripe;
 
+import io.gpurental.gateway.platform.Hashes;
 import io.gpurental.gateway.platform.Ids;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -8,9 +9,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +53,7 @@ final class StripeHttp {
         run(ctx, operation, params);
         return;
       }
-      String hash = sha256(ctx.request().path() + "\n" + (raw == null ? "" : raw));
+      String hash = Hashes.sha256Hex(ctx.request().path() + "\n" + (raw == null ? "" : raw));
       pool.preparedQuery("INSERT INTO sandbox_stripe.idempotency_keys (key, request_hash, status) VALUES ($1, $2, 0)"
               + " ON CONFLICT (key) DO NOTHING RETURNING key")
           .execute(Tuple.of(key, hash))
@@ -135,13 +133,5 @@ final class StripeHttp {
     }
     String key = authorization.substring(7);
     return key.substring(0, Math.min(8, key.length())) + "*********" + key.substring(Math.max(key.length() - 4, 0));
-  }
-
-  private static String sha256(String text) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

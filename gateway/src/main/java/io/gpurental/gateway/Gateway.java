@@ -4,9 +4,11 @@ import io.gpurental.gateway.auth.AuthFeature;
 import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
 import io.gpurental.gateway.payments.PaymentsFeature;
-import io.gpurental.gateway.payments.StripeGateway;
 import io.gpurental.gateway.pricing.Quotes;
+import io.gpurental.gateway.reservations.InstanceLauncher;
 import io.gpurental.gateway.reservations.ReservationsFeature;
+import io.gpurental.gateway.fleet.NoHostAgents;
+import io.gpurental.gateway.sandbox.hosts.SimulatedHosts;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.config.Mode;
 import io.gpurental.gateway.platform.Feature;
@@ -168,12 +170,16 @@ public final class Gateway {
     features.add(new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance())));
     features.add(new PlatformApi(buildInfo, contract));
-    Quotes quotes = new Quotes(vertx, config.pricing());
-    features.add(new CatalogFeature(vertx, pool, quotes, config.pricing()));
+    Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()));
+    CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
+    features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
-    StripeGateway stripe = new StripeGateway(vertx, pool, config.stripe());
-    features.add(new ReservationsFeature(vertx, pool, quotes, config.reservationHold(), stripe, publicBase));
-    features.add(new PaymentsFeature(vertx, pool, config.stripe()));
+    PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase);
+    InstanceLauncher instances = config.mode() == Mode.SANDBOX
+        ? new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter()) : new NoHostAgents();
+    features.add(new ReservationsFeature(vertx, pool, quotes, catalog.quotes(), config.reservations(),
+        config.pricing().maxHours(), payments.payments(), instances, publicBase));
+    features.add(payments);
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
       if (config.stripe().sandbox()) {

@@ -26,6 +26,11 @@ public final class CatalogFeature implements Feature {
             row.pricePerGpuHour(), row.currency()))), pricing);
   }
 
+  /** Quotes at current prices, for features that quote on the caller's behalf. */
+  public QuotesApi quotes() {
+    return quotes;
+  }
+
   @Override
   public void bind(RouterBuilder api) {
     catalog.bind(api);

@@ -142,7 +142,11 @@ public final class ConfigLoader {
             s.intBetween("rate_limits.writes_per_minute", 1, 1_000_000)),
         PricingSettings.pricing(s, mode),
         StripeSettings.stripe(s, mode, http.publicUrl()),
-        Duration.ofMinutes(s.intBetween("reservations.hold_minutes", 1, 24 * 60)));
+        new ReservationConfig(
+            Duration.ofMinutes(s.intBetween("reservations.hold_minutes", 1, 24 * 60)),
+            s.intBetween("reservations.cancellation_fee_bps", 0, 10_000),
+            Duration.ofMillis(s.intBetween("reservations.scheduler_interval_ms", 100, 3_600_000)),
+            Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))));
   }
 
   private static HttpConfig http(Settings s) {

@@ -1,8 +1,6 @@
 package io.gpurental.gateway.config;
 
-import java.time.Duration;
-
 /** The whole typed configuration of one gateway node. */
 public record GatewayConfig(
     Mode mode, HttpConfig http, DbConfig db, ClusterConfig cluster, AuthConfig auth, RateLimitConfig rateLimits,
-    PricingConfig pricing, StripeConfig stripe, Duration reservationHold) {}
+    PricingConfig pricing, StripeConfig stripe, ReservationConfig reservations) {}

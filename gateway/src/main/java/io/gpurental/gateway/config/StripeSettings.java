@@ -1,6 +1,7 @@
 package io.gpurental.gateway.config;
 
 import java.net.URI;
+import java.time.Duration;
 
 /** Maps {@code stripe.*}: in sandbox mode, the built-in stand-in unless keys are configured. */
 final class StripeSettings {
@@ -16,15 +17,17 @@ final class StripeSettings {
         : s.url("stripe.webhook_url", "http", "https");
     String key = s.string("stripe.secret_key");
     String webhookSecret = s.string("stripe.webhook_secret");
+    Duration reconcileEvery = Duration.ofSeconds(s.intBetween("stripe.reconcile_interval_seconds", 1, 86_400));
+    Duration lookback = Duration.ofHours(s.intBetween("stripe.reconcile_lookback_hours", 1, 24 * 30));
     if (mode == Mode.SANDBOX) {
       if (key.startsWith("sk_live_") || key.startsWith("rk_live_")) {
         throw new ConfigException("stripe.secret_key", "a live Stripe key is refused in sandbox mode");
       }
       if (key.isEmpty()) {
         return new StripeConfig(SANDBOX_SECRET_KEY, URI.create(base + "/sandbox/stripe"), SANDBOX_WEBHOOK_SECRET,
-            webhookUrl, true);
+            webhookUrl, true, reconcileEvery, lookback);
       }
     }
-    return new StripeConfig(key, STRIPE_API, webhookSecret, webhookUrl, false);
+    return new StripeConfig(key, STRIPE_API, webhookSecret, webhookUrl, false, reconcileEvery, lookback);
   }
 }

@@ -5,51 +5,56 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.List;
 
 /**
- * Double-entry records of money movements. A card charge debits the Stripe clearing account with
- * the total and credits revenue (GPU hours net of discounts, platform fee) and tax payable; the
- * database refuses, at commit, any transaction that does not sum to zero.
+ * Double-entry records of money movements (debits positive, credits negative). A card charge
+ * debits the Stripe clearing account with the total and credits revenue (GPU hours net of
+ * discounts, platform fee) and tax payable; a refund debits the refunds contra-revenue account and
+ * credits Stripe clearing. Each Stripe object is recorded once ({@code UNIQUE (kind, ref)}), and
+ * the database refuses, at commit, any transaction that does not sum to zero.
  */
 final class Ledger {
+  private static final String ENTRY = "INSERT INTO ledger_entries (transaction_id, account, amount, currency)"
+      + " VALUES ($1, $2, $3, $4)";
+
   private Ledger() {}
 
-  static Future<Void> recordCharge(SqlConnection tx, String paymentIntentId, String reservationId) {
-    return tx.preparedQuery("SELECT price, currency FROM reservations WHERE id = $1").execute(Tuple.of(reservationId))
-        .compose(rows -> {
-          var row = rows.iterator().next();
-          JsonObject price = row.getJsonObject("price");
-          String currency = row.getString("currency");
-          long gpuHours = 0;
-          long fee = 0;
-          long tax = 0;
-          JsonArray items = price.getJsonArray("items");
-          for (int i = 0; i < items.size(); i++) {
-            JsonObject item = items.getJsonObject(i);
-            long amount = item.getJsonObject("amount").getLong("amount");
-            switch (item.getString("kind")) {
-              case "platform_fee" -> fee += amount;
-              case "tax" -> tax += amount;
-              default -> gpuHours += amount;
-            }
-          }
-          long total = price.getJsonObject("total").getLong("amount");
-          long gpu = gpuHours;
-          long platformFee = fee;
-          long taxes = tax;
-          return tx.preparedQuery("INSERT INTO ledger_transactions (kind, ref) VALUES ('charge', $1) RETURNING id")
-              .execute(Tuple.of(paymentIntentId))
-              .compose(inserted -> {
-                long transaction = inserted.iterator().next().getLong(0);
-                return tx.preparedQuery("INSERT INTO ledger_entries (transaction_id, account, amount, currency)"
-                        + " VALUES ($1, $2, $3, $4)")
-                    .executeBatch(java.util.List.of(
-                        Tuple.of(transaction, "asset:stripe_clearing", total, currency),
-                        Tuple.of(transaction, "revenue:gpu_hours", -gpu, currency),
-                        Tuple.of(transaction, "revenue:platform_fee", -platformFee, currency),
-                        Tuple.of(transaction, "liability:tax", -taxes, currency)))
-                    .mapEmpty();
-              });
-        });
+  /** A charge of the quoted {@code price} (items and total), by the payment intent that took it. */
+  static Future<Void> recordCharge(SqlConnection tx, String paymentIntentId, JsonObject price, String currency) {
+    long gpuHours = 0;
+    long fee = 0;
+    long tax = 0;
+    JsonArray items = price.getJsonArray("items");
+    for (int i = 0; i < items.size(); i++) {
+      JsonObject item = items.getJsonObject(i);
+      long amount = item.getJsonObject("amount").getLong("amount");
+      switch (item.getString("kind")) {
+        case "platform_fee" -> fee += amount;
+        case "tax" -> tax += amount;
+        default -> gpuHours += amount;
+      }
+    }
+    long total = price.getJsonObject("total").getLong("amount");
+    long gpu = gpuHours;
+    long platformFee = fee;
+    long taxes = tax;
+    return open(tx, "charge", paymentIntentId).compose(transaction -> tx.preparedQuery(ENTRY).executeBatch(List.of(
+        Tuple.of(transaction, "asset:stripe_clearing", total, currency),
+        Tuple.of(transaction, "revenue:gpu_hours", -gpu, currency),
+        Tuple.of(transaction, "revenue:platform_fee", -platformFee, currency),
+        Tuple.of(transaction, "liability:tax", -taxes, currency)))).mapEmpty();
+  }
+
+  /** Money given back to the card, by the Stripe refund that moved it. */
+  static Future<Void> recordRefund(SqlConnection tx, String stripeRefundId, long amount, String currency) {
+    return open(tx, "refund", stripeRefundId).compose(transaction -> tx.preparedQuery(ENTRY).executeBatch(List.of(
+        Tuple.of(transaction, "contra_revenue:refunds", amount, currency),
+        Tuple.of(transaction, "asset:stripe_clearing", -amount, currency)))).mapEmpty();
+  }
+
+  private static Future<Long> open(SqlConnection tx, String kind, String ref) {
+    return tx.preparedQuery("INSERT INTO ledger_transactions (kind, ref) VALUES ($1, $2) RETURNING id")
+        .execute(Tuple.of(kind, ref)).map(rows -> rows.iterator().next().getLong(0));
   }
 }

@@ -2,20 +2,49 @@ package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.config.StripeConfig;
 import io.gpurental.gateway.platform.Feature;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
 
-/** Card payments: Stripe's webhooks confirm what was paid, and the ledger records it. */
+/**
+ * Card payments: checkout and saved cards, Stripe's webhooks confirming what was paid, refunds,
+ * the ledger and its check, and the reconciler that repairs missed events.
+ */
 public final class PaymentsFeature implements Feature {
   private final StripeWebhooks webhooks;
+  private final SavedCards cards;
+  private final PaymentsApi api;
+  private final Reconciler reconciler;
+  private final Payments payments;
 
-  public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig stripe) {
-    this.webhooks = new StripeWebhooks(vertx, pool, stripe.webhookSecret());
+  public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase) {
+    StripeGateway stripe = new StripeGateway(vertx, pool, config);
+    Refunds refunds = new Refunds(pool, stripe);
+    PaymentEvents events = new PaymentEvents(vertx, pool, stripe, refunds);
+    this.webhooks = new StripeWebhooks(events, config.webhookSecret());
+    this.cards = new SavedCards(pool, stripe, publicBase);
+    this.api = new PaymentsApi(pool);
+    this.payments = new Payments(pool, stripe, cards, refunds, events);
+    this.reconciler = new Reconciler(vertx, pool, stripe, events, refunds, config.reconcileLookback());
+    reconciler.start(config.reconcileInterval());
+  }
+
+  /** The payment operations reservations use. */
+  public Payments payments() {
+    return payments;
   }
 
   @Override
-  public void bind(RouterBuilder api) {
-    webhooks.bind(api);
+  public void bind(RouterBuilder routes) {
+    webhooks.bind(routes);
+    cards.bind(routes);
+    api.bind(routes);
+  }
+
+  @Override
+  public Future<Void> close() {
+    reconciler.stop();
+    return Future.succeededFuture();
   }
 }

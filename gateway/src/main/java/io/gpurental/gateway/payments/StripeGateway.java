@@ -1,11 +1,21 @@
 package io.gpurental.gateway.payments;
 
 import com.stripe.StripeClient;
+import com.stripe.exception.CardException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.Customer;
+import com.stripe.model.Event;
+import com.stripe.model.PaymentIntent;
+import com.stripe.model.PaymentMethod;
+import com.stripe.model.Refund;
+import com.stripe.model.SetupIntent;
+import com.stripe.model.StripeCollection;
 import com.stripe.model.checkout.Session;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
+import com.stripe.param.EventListParams;
+import com.stripe.param.PaymentIntentCreateParams;
+import com.stripe.param.RefundCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import io.gpurental.gateway.config.StripeConfig;
 import io.vertx.core.Future;
@@ -14,6 +24,8 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The gateway's calls to Stripe, through stripe-java (blocking, so on worker threads), each with
@@ -58,17 +70,21 @@ public final class StripeGateway {
     return customer.getId();
   }
 
-  /** Opens a Checkout Session charging {@code amount} for the reservation. */
-  public Future<Checkout> checkout(String reservationId, String accountId, long amount, String currency,
-      String description, String successUrl, String cancelUrl) {
+  /**
+   * Opens a Checkout Session charging {@code amount} for the payment {@code paymentId} of a
+   * reservation (or of one of its extensions); {@code key} makes a retry reuse the session.
+   */
+  public Future<Checkout> checkout(String key, String paymentId, String reservationId, String accountId, long amount,
+      String currency, String description, String successUrl, String cancelUrl) {
     return customerFor(accountId).compose(customer -> vertx.executeBlocking(() -> {
       Session session = stripe.checkout().sessions().create(SessionCreateParams.builder()
           .setMode(SessionCreateParams.Mode.PAYMENT)
           .setCustomer(customer)
           .setClientReferenceId(reservationId)
           .putMetadata("reservation_id", reservationId)
+          .putMetadata("payment_id", paymentId)
           .setPaymentIntentData(SessionCreateParams.PaymentIntentData.builder()
-              .putMetadata("reservation_id", reservationId).build())
+              .putMetadata("reservation_id", reservationId).putMetadata("payment_id", paymentId).build())
           .setExpiresAt(Instant.now().plus(CHECKOUT_LIFETIME).getEpochSecond())
           .setSuccessUrl(successUrl)
           .setCancelUrl(cancelUrl)
@@ -76,9 +92,108 @@ public final class StripeGateway {
               .setPriceData(SessionCreateParams.LineItem.PriceData.builder().setCurrency(currency).setUnitAmount(amount)
                   .setProductData(SessionCreateParams.LineItem.PriceData.ProductData.builder().setName(description)
                       .build()).build()).build())
-          .build(), RequestOptions.builder().setIdempotencyKey("checkout-" + reservationId).build());
+          .build(), RequestOptions.builder().setIdempotencyKey(key).build());
       return new Checkout(session.getId(), session.getUrl());
     }));
+  }
+
+  /** What charging a saved card without the renter present came to. */
+  public sealed interface OffSessionCharge {
+    /** Paid: the payment intent succeeded. */
+    record Paid(String paymentIntentId) implements OffSessionCharge {}
+
+    /** Refused by the card's bank; {@code declineCode} as Stripe reports it. */
+    record Declined(String code, String declineCode, String message) implements OffSessionCharge {}
+
+    /** The bank wants the renter to authenticate (3-D Secure): only possible in a browser. */
+    record NeedsAuthentication(String message) implements OffSessionCharge {}
+  }
+
+  /**
+   * Charges the customer's saved card off-session for one payment; the payment id is the
+   * idempotency key, so asking again after a crash returns the same payment intent.
+   */
+  Future<OffSessionCharge> chargeOffSession(String paymentId, String reservationId, String customer,
+      String paymentMethod, long amount, String currency, String description) {
+    return vertx.executeBlocking(() -> {
+      try {
+        PaymentIntent intent = stripe.paymentIntents().create(PaymentIntentCreateParams.builder()
+            .setAmount(amount).setCurrency(currency).setCustomer(customer).setPaymentMethod(paymentMethod)
+            .setConfirm(true).setOffSession(true).setDescription(description)
+            .putMetadata("reservation_id", reservationId).putMetadata("payment_id", paymentId).build(),
+            RequestOptions.builder().setIdempotencyKey("charge-" + paymentId).build());
+        return "succeeded".equals(intent.getStatus()) ? new OffSessionCharge.Paid(intent.getId())
+            : new OffSessionCharge.NeedsAuthentication("The card needs authentication (" + intent.getStatus() + ").");
+      } catch (CardException e) {
+        String message = e.getStripeError() != null && e.getStripeError().getMessage() != null
+            ? e.getStripeError().getMessage() : e.getMessage();
+        return "authentication_required".equals(e.getCode()) ? new OffSessionCharge.NeedsAuthentication(message)
+            : new OffSessionCharge.Declined(e.getCode(), e.getDeclineCode(), message);
+      }
+    });
+  }
+
+  /** Refunds part or all of a payment intent; our refund id is the idempotency key. */
+  Future<String> refund(String refundId, String paymentIntentId, long amount) {
+    return vertx.executeBlocking(() -> {
+      Refund refund = stripe.refunds().create(RefundCreateParams.builder().setPaymentIntent(paymentIntentId)
+          .setAmount(amount).putMetadata("refund_id", refundId).build(),
+          RequestOptions.builder().setIdempotencyKey("refund-" + refundId).build());
+      return refund.getId();
+    });
+  }
+
+  /** A Checkout Session in setup mode: the renter saves a card for later off-session charges. */
+  Future<String> setupSession(String setupId, String accountId, String successUrl, String cancelUrl) {
+    return customerFor(accountId).compose(customer -> vertx.executeBlocking(() -> stripe.checkout().sessions()
+        .create(SessionCreateParams.builder().setMode(SessionCreateParams.Mode.SETUP).setCustomer(customer)
+            .setCurrency("usd").setClientReferenceId(accountId).putMetadata("account_id", accountId)
+            .setSuccessUrl(successUrl).setCancelUrl(cancelUrl).build(),
+            RequestOptions.builder().setIdempotencyKey(setupId).build()).getUrl()));
+  }
+
+  /** The card a completed setup saved. */
+  record SavedCard(String customer, String paymentMethodId, String brand, String last4, Long expMonth, Long expYear) {}
+
+  Future<SavedCard> cardOfSetup(String setupIntentId) {
+    return vertx.executeBlocking(() -> {
+      SetupIntent setup = stripe.setupIntents().retrieve(setupIntentId);
+      PaymentMethod method = stripe.paymentMethods().retrieve(setup.getPaymentMethod());
+      PaymentMethod.Card card = method.getCard();
+      return new SavedCard(setup.getCustomer(), method.getId(), card == null ? "card" : card.getBrand(),
+          card == null ? "????" : card.getLast4(), card == null ? null : card.getExpMonth(),
+          card == null ? null : card.getExpYear());
+    });
+  }
+
+  Future<Void> detach(String paymentMethodId) {
+    return vertx.executeBlocking(() -> stripe.paymentMethods().detach(paymentMethodId)).mapEmpty();
+  }
+
+  /** Stripe's events newer than {@code since}, newest first (a few pages at most). */
+  Future<List<Event>> eventsSince(Instant since, int max) {
+    return vertx.executeBlocking(() -> {
+      List<Event> events = new ArrayList<>();
+      String after = null;
+      while (events.size() < max) {
+        EventListParams.Builder params = EventListParams.builder().setLimit(100L);
+        if (after != null) {
+          params.setStartingAfter(after);
+        }
+        StripeCollection<Event> page = stripe.events().list(params.build());
+        for (Event event : page.getData()) {
+          if (event.getCreated() < since.getEpochSecond()) {
+            return events;
+          }
+          events.add(event);
+        }
+        if (!Boolean.TRUE.equals(page.getHasMore()) || page.getData().isEmpty()) {
+          return events;
+        }
+        after = page.getData().get(page.getData().size() - 1).getId();
+      }
+      return events;
+    });
   }
 
   /** Best effort: a session whose reservation was never made is closed. */

@@ -11,4 +11,10 @@ public record Money(long amount, String currency) {
   public static Money fromJson(JsonObject json) {
     return new Money(json.getLong("amount"), json.getString("currency"));
   }
+
+  /** For people (logs, event causes): "USD 12.34" (two-decimal currencies). */
+  public static String format(long amount, String currency) {
+    return currency.toUpperCase(java.util.Locale.ROOT) + " " + (amount < 0 ? "-" : "") + Math.abs(amount) / 100 + "."
+        + String.format(java.util.Locale.ROOT, "%02d", Math.abs(amount) % 100);
+  }
 }

@@ -16,16 +16,17 @@ import java.time.Instant;
  * validity plus a grace period, so an expired quote answers 410 rather than 404 for a while.
  */
 public final class Quotes {
-  static final String CANCELLATION_POLICY = "Cancel before the start for a full refund. After the start, the"
-      + " unused whole hours are refunded minus a cancellation fee; downtime is credited automatically.";
   private static final Duration GRACE = Duration.ofMinutes(30);
   private final Vertx vertx;
   private final PricingConfig config;
   private final PriceCalculator calculator;
   private final QuoteIds ids;
+  private final String cancellationPolicy;
 
-  public Quotes(Vertx vertx, PricingConfig config) {
+  /** {@code cancellationPolicy}: the policy in words, part of every quote. */
+  public Quotes(Vertx vertx, PricingConfig config, String cancellationPolicy) {
     this.vertx = vertx;
+    this.cancellationPolicy = cancellationPolicy;
     this.config = config;
     this.calculator = new PriceCalculator(config);
     this.ids = new QuoteIds(config.quoteSigningKey());
@@ -41,7 +42,7 @@ public final class Quotes {
     PriceBreakdown price = calculator.price(ratePerGpuHour, currency, gpuCount, hours);
     QuoteIds.QuoteId id = ids.issue(Instant.now().plus(config.quoteTtl()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     Quote quote = new Quote(id.value(), offerId, gpuCount, start, hours, new Money(ratePerGpuHour, currency),
-        price.items(), price.total(), id.expiresAt(), CANCELLATION_POLICY);
+        price.items(), price.total(), id.expiresAt(), cancellationPolicy);
     return map().compose(map -> map.put(id.random(), quote.toJson(), config.quoteTtl().plus(GRACE).toMillis()))
         .map(quote);
   }

@@ -32,23 +32,31 @@ public final class QuotesApi {
 
   private void create(RoutingContext ctx) {
     JsonObject body = ctx.body().asJsonObject();
-    String offerId = body.getString("offer_id");
-    int gpuCount = body.getInteger("gpu_count");
     Window window = Window.parse(body.getString("start"), body.getInteger("hours"), pricing.maxHours(), "#/");
-    offers.apply(offerId, window).compose(found -> {
+    quote(body.getString("offer_id"), body.getInteger("gpu_count"), window, "#/")
+        .onSuccess(quote -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
+            .end(quote.toJson().encode()))
+        .onFailure(ctx::fail);
+  }
+
+  /**
+   * A quote at the offer's current price for the window; 400 (naming the field under
+   * {@code pointer}) for an unknown offer or a GPU count it does not sell, 409 when fewer GPUs
+   * are free for the whole window.
+   */
+  public Future<Quote> quote(String offerId, int gpuCount, Window window, String pointer) {
+    return offers.apply(offerId, window).compose(found -> {
       QuotableOffer offer = found.orElseThrow(() -> new Invalid("No offer " + offerId + ".",
-          List.of(new Invalid.FieldError("#/offer_id", "unknown offer"))));
+          List.of(new Invalid.FieldError(pointer + "offer_id", "unknown offer"))));
       if (!offer.gpuCounts().contains(gpuCount)) {
         throw new Invalid("This offer sells " + offer.gpuCounts() + " GPUs at a time.",
-            List.of(new Invalid.FieldError("#/gpu_count", "must be one of " + offer.gpuCounts())));
+            List.of(new Invalid.FieldError(pointer + "gpu_count", "must be one of " + offer.gpuCounts())));
       }
       if (gpuCount > offer.gpusAvailable()) {
         throw new Conflict("Only " + offer.gpusAvailable() + " of " + offer.gpusTotal()
             + " GPUs are free for the whole window.", new JsonObject().put("gpus_available", offer.gpusAvailable()));
       }
       return quotes.issue(offer.id(), offer.pricePerGpuHour(), offer.currency(), gpuCount, window.start(), window.hours());
-    }).onSuccess(quote -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
-        .end(quote.toJson().encode()))
-        .onFailure(failure -> ctx.fail(failure instanceof NotFound ? new Invalid(failure.getMessage()) : failure));
+    }).recover(failure -> Future.failedFuture(failure instanceof NotFound ? new Invalid(failure.getMessage()) : failure));
   }
 }

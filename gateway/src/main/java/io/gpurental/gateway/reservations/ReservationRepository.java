@@ -33,8 +33,8 @@ public final class ReservationRepository {
         quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method)
       VALUES ($1, $2, $3, $4, $5, tstzrange($6, $7), 'pending_payment', $8, $9, $10, $11, $12, $13, $14, $15)""";
   private static final String INSERT_GPUS = """
-      INSERT INTO reservation_gpus (reservation_id, gpu_id, period)
-      SELECT $1, unnest($2::text[]), tstzrange($3, $4)""";
+      INSERT INTO reservation_gpus (reservation_id, gpu_id, period, extension_id)
+      SELECT $1, unnest($2::text[]), tstzrange($3, $4), $5""";
   private static final String EVENT = """
       INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ($1, $2, $3, $4)""";
   private static final String SELECT = """
@@ -45,8 +45,22 @@ public final class ReservationRepository {
                          'cause', e.cause) ORDER BY e.id) FROM reservation_events e WHERE e.reservation_id = r.id),
                       '[]') AS events,
              (SELECT json_build_object('id', p.id, 'status', p.status, 'checkout_url', p.checkout_url,
-                                       'amount', p.amount, 'amount_refunded', p.amount_refunded)
-              FROM payments p WHERE p.reservation_id = r.id ORDER BY p.created_at DESC LIMIT 1) AS payment
+                                       'amount', p.amount, 'amount_refunded', p.amount_refunded,
+                                       'failure_message', p.failure_message)
+              FROM payments p WHERE p.reservation_id = r.id AND p.extension_id IS NULL
+              ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS payment,
+             (SELECT coalesce(sum(p.amount - p.amount_refunded), 0) FROM payments p
+              WHERE p.reservation_id = r.id AND p.status IN ('succeeded', 'refunded')) AS amount_kept,
+             coalesce((SELECT json_agg(json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,
+                         'reason', f.reason, 'status', f.status, 'created_at', f.created_at) ORDER BY f.created_at)
+                       FROM refunds f JOIN payments p ON p.id = f.payment_id WHERE p.reservation_id = r.id), '[]') AS refunds,
+             coalesce((SELECT json_agg(json_build_object('id', x.id, 'hours', x.hours, 'start', lower(x.period),
+                         'end', upper(x.period), 'status', x.status, 'hold_expires_at', x.hold_expires_at,
+                         'amount', x.total_amount, 'currency', x.currency,
+                         'checkout_url', (SELECT p.checkout_url FROM payments p WHERE p.extension_id = x.id
+                                          AND p.status = 'pending' ORDER BY p.created_at DESC LIMIT 1))
+                         ORDER BY x.created_at) FROM reservation_extensions x WHERE x.reservation_id = r.id), '[]')
+               AS extensions
       FROM reservations r""";
   /** Releases lapsed holds: correctness comes from this statement, whoever runs it, however often. */
   private static final String EXPIRE_HOLDS = """
@@ -60,10 +74,33 @@ public final class ReservationRepository {
         SELECT id, 'pending_payment', 'expired', 'hold lapsed unpaid' FROM lapsed RETURNING reservation_id)
       SELECT r.id, r.account_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM logged)""";
 
-  private final Pool pool;
+  /** Lapsed unpaid extensions: their GPU hours after the end are released. */
+  private static final String EXPIRE_EXTENSIONS = """
+      WITH lapsed AS (
+        UPDATE reservation_extensions SET status = 'expired', hold_expires_at = NULL
+        WHERE status = 'pending_payment' AND hold_expires_at < now() RETURNING id, reservation_id, hours),
+      released AS (
+        UPDATE reservation_gpus SET active = false WHERE extension_id IN (SELECT id FROM lapsed) RETURNING 1),
+      logged AS (
+        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
+        SELECT l.reservation_id, r.status, r.status, 'extension by ' || l.hours || ' h lapsed unpaid'
+        FROM lapsed l JOIN reservations r ON r.id = l.reservation_id RETURNING reservation_id)
+      SELECT r.id, r.account_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM logged)""";
 
-  public ReservationRepository(Pool pool) {
+  private final Pool pool;
+  private final RefundPolicy policy;
+
+  ReservationRepository(Pool pool, RefundPolicy policy) {
     this.pool = pool;
+    this.policy = policy;
+  }
+
+  RefundPolicy policy() {
+    return policy;
+  }
+
+  JsonObject json(Row row) {
+    return ReservationJson.of(row, policy);
   }
 
   Pool pool() {
@@ -89,7 +126,7 @@ public final class ReservationRepository {
         r.ssh().fingerprint(), r.paymentMethod()});
     return tx.preparedQuery(INSERT).execute(params)
         .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(Tuple.of(r.id(), r.gpuIds().toArray(new String[0]),
-            r.start(), r.end())))
+            r.start(), r.end(), null)))
         .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(r.id(), null, "pending_payment", "created")))
         .mapEmpty();
   }
@@ -98,7 +135,7 @@ public final class ReservationRepository {
   Future<Optional<JsonObject>> find(SqlClient client, String id, String accountId, boolean operator) {
     return client.preparedQuery(SELECT + " WHERE r.id = $1 AND ($3 OR r.account_id = $2)")
         .execute(Tuple.of(id, accountId, operator))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(ReservationJson.of(rows.iterator().next())));
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(json(rows.iterator().next())));
   }
 
   Future<List<Row>> list(String accountId, boolean operator, String status, Optional<Page.Position> after, int limit) {
@@ -114,8 +151,14 @@ public final class ReservationRepository {
         });
   }
 
-  /** Moves a reservation between states if it is in {@code from}; false when it was not. */
+  /**
+   * Moves a reservation between states if it is in {@code from}; false when it was not. A move
+   * the {@link Lifecycle} does not allow is a bug and fails.
+   */
   static Future<Boolean> transition(SqlClient tx, String id, String from, String to, String cause, boolean release) {
+    if (!Lifecycle.allows(from, to)) {
+      return Future.failedFuture(new IllegalStateException("illegal transition " + from + " -> " + to + " of " + id));
+    }
     return tx.preparedQuery("UPDATE reservations SET status = $3, updated_at = now(),"
             + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
             + " WHERE id = $1 AND status = $2 RETURNING id")
@@ -127,12 +170,19 @@ public final class ReservationRepository {
                 .map(true));
   }
 
-  /** Expires every lapsed hold; returns (reservation id, account id) of each. */
+  /** Records something that happened to a reservation (a status change, or an extension). */
+  static Future<Void> event(SqlClient tx, String id, String from, String to, String cause) {
+    return tx.preparedQuery(EVENT).execute(Tuple.of(id, from, to, cause)).mapEmpty();
+  }
+
+  /** Expires every lapsed hold (reservations and extensions); returns (reservation id, account id) of each. */
   Future<List<String[]>> expireHolds() {
-    return pool.withTransaction(tx -> tx.query(EXPIRE_HOLDS).execute()).map(rows -> {
-      List<String[]> expired = new ArrayList<>();
-      rows.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
-      return expired;
-    });
+    return pool.withTransaction(tx -> tx.query(EXPIRE_HOLDS).execute()
+        .compose(reservations -> tx.query(EXPIRE_EXTENSIONS).execute().map(extensions -> {
+          List<String[]> expired = new ArrayList<>();
+          reservations.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
+          extensions.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
+          return expired;
+        })));
   }
 }

@@ -1,15 +1,17 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Principal;
-import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.payments.StripeGateway;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.Page;
-import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
+import io.gpurental.gateway.platform.errors.Problem;
 import io.gpurental.gateway.pricing.Quote;
 import io.gpurental.gateway.pricing.Quotes;
+import io.gpurental.gateway.pricing.QuotesApi;
+import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -19,86 +21,169 @@ import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Optional;
 
-/** {@code /reservations}: create (from a quote), list, read, cancel. */
+/** {@code /reservations}: create (from a quote, or quoted on the spot), list, read, cancel, extend. */
 final class ReservationsApi {
   private static final int DEFAULT_LIMIT = 20;
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final ReservationService service;
+  private final IdempotencyKeys keys;
   private final Quotes quotes;
-  private final StripeGateway stripe;
+  private final QuotesApi quoting;
+  private final Payments payments;
+  private final SavedCardStep savedCard;
+  private final Cancellations cancellations;
+  private final Extensions extensions;
   private final String publicBase;
+  private final int maxHours;
 
   ReservationsApi(Vertx vertx, ReservationRepository repository, ReservationService service, Quotes quotes,
-      StripeGateway stripe, String publicBase) {
+      QuotesApi quoting, Payments payments, Cancellations cancellations, Extensions extensions, String publicBase,
+      int maxHours) {
     this.vertx = vertx;
-    this.stripe = stripe;
-    this.publicBase = publicBase;
     this.repository = repository;
     this.service = service;
+    this.keys = new IdempotencyKeys(repository.pool());
     this.quotes = quotes;
+    this.quoting = quoting;
+    this.payments = payments;
+    this.savedCard = new SavedCardStep(vertx, repository, payments, publicBase);
+    this.cancellations = cancellations;
+    this.extensions = extensions;
+    this.publicBase = publicBase;
+    this.maxHours = maxHours;
   }
 
   void bind(RouterBuilder api) {
     api.getRoute("createReservation").addHandler(this::create);
     api.getRoute("listReservations").addHandler(this::list);
     api.getRoute("getReservation").addHandler(this::get);
-    api.getRoute("cancelReservation").addHandler(this::cancel);
+    api.getRoute("cancelReservation").addHandler(ctx -> cancellations.cancel(Principal.required(ctx),
+        ctx.pathParam("reservation_id")).onSuccess(ctx::json).onFailure(ctx::fail));
+    api.getRoute("extendReservation").addHandler(this::extend);
   }
 
   private void create(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
     JsonObject body = ctx.body().asJsonObject();
-    String key = ctx.request().getHeader("Idempotency-Key");
-    if (key == null && caller.method() == Principal.Method.TOKEN) {
-      throw new Invalid("API clients must send an Idempotency-Key header with each new reservation, so a retry"
-          + " never books twice.");
-    }
-    if (key != null && (key.isBlank() || key.length() > 255)) {
-      throw new Invalid("Idempotency-Key must be 1 to 255 characters.");
-    }
+    String key = idempotencyKey(ctx, caller);
     // the request as identified for idempotency: route and body
     String request = "POST /reservations\n" + body.encode();
-    service.earlier(caller.accountId(), key, request)
-        .compose(replay -> replay != null ? Future.succeededFuture(replay) : fresh(caller, body, key, request))
-        .onSuccess(outcome -> {
-          ctx.response().setStatusCode(outcome.status()).putHeader("Content-Type", "application/json").end(outcome.body());
-          if (!outcome.replayed()) {
-            JsonObject created = new JsonObject(outcome.body());
-            ReservationEvents.publish(vertx, created.getString("id"), caller.accountId(), created.getString("status"));
-          }
-        })
+    String instance = ctx.request().path();
+    keys.earlier(caller.accountId(), key, request)
+        .compose(earlier -> earlier == null ? fresh(caller, body, key, request, instance)
+            : earlier.resumePaymentId() != null ? savedCard.finish(earlier.resumePaymentId(), caller.accountId(), key,
+                instance) : Future.succeededFuture(earlier))
+        .onSuccess(outcome -> respond(ctx, caller, outcome))
         .onFailure(ctx::fail);
   }
 
-  private Future<ReservationService.Outcome> fresh(Principal caller, JsonObject body, String key, String request) {
+  private Future<IdempotencyKeys.Outcome> fresh(Principal caller, JsonObject body, String key, String request,
+      String instance) {
     String id = Ids.newId("rsv");
-    return sshKey(caller, body).compose(ssh -> quotes.find(body.getString("quote_id"))
-        .recover(failure -> Future.failedFuture(failure instanceof NotFound
-            ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
-            : failure))
-        .compose(quote -> hostOf(quote).compose(host -> openCheckout(id, caller, quote, body.getString("payment"))
-            .compose(checkout -> service.create(id, caller, quote, host, ssh, body.getString("payment"), checkout, key,
-                    request)
-                .onFailure(failure -> {
-                  if (checkout != null) {
-                    stripe.expire(checkout.sessionId());
-                  }
-                })))));
+    String method = body.getString("payment");
+    return sshKey(caller, body)
+        .compose(ssh -> ("saved_card".equals(method) ? payments.requireSavedCard(caller.accountId())
+            : Future.<Void>succeededFuture()).map(ssh))
+        .compose(ssh -> quoteOf(body).compose(quote -> hostOf(quote).compose(host -> {
+          Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), id, null, caller.accountId(),
+              quote.total().amount(), quote.total().currency(), describe(quote));
+          return openCheckout(charge, method).compose(checkout -> service.create(new ReservationService.Request(id,
+                  caller, quote, host, ssh, method, charge, checkout, key, request))
+              .onFailure(failure -> {
+                if (checkout != null) {
+                  payments.expire(checkout.sessionId());
+                }
+              })
+              .compose(outcome -> "saved_card".equals(method) && !outcome.replayed()
+                  ? savedCard.finish(charge.paymentId(), caller.accountId(), key, instance)
+                  : Future.succeededFuture(outcome)));
+        })));
+  }
+
+  /** The quote named, or one made now from {@code offer_id}, {@code gpu_count}, {@code start}, {@code hours}. */
+  private Future<Quote> quoteOf(JsonObject body) {
+    String quoteId = body.getString("quote_id");
+    boolean inline = body.containsKey("offer_id") || body.containsKey("gpu_count") || body.containsKey("hours")
+        || body.containsKey("start");
+    if ((quoteId == null) == !inline) {
+      return Future.failedFuture(new Invalid("Send either quote_id, or offer_id, gpu_count and hours (and start).",
+          List.of(new Invalid.FieldError("#/quote_id", "give quote_id or offer_id/gpu_count/hours, not both"))));
+    }
+    if (quoteId != null) {
+      return quotes.find(quoteId).recover(failure -> Future.failedFuture(failure instanceof NotFound
+          ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
+          : failure));
+    }
+    if (body.getString("offer_id") == null || body.getInteger("gpu_count") == null || body.getInteger("hours") == null) {
+      return Future.failedFuture(new Invalid("offer_id, gpu_count and hours are all needed without a quote_id.",
+          List.of(new Invalid.FieldError("#/offer_id", "offer_id, gpu_count and hours are required together"))));
+    }
+    Window window = Window.parse(body.getString("start"), body.getInteger("hours"), maxHours, "#/");
+    return quoting.quote(body.getString("offer_id"), body.getInteger("gpu_count"), window, "#/");
+  }
+
+  private static String describe(Quote quote) {
+    return quote.gpuCount() + " GPU" + (quote.gpuCount() == 1 ? "" : "s") + " × " + quote.hours() + " h from "
+        + quote.start() + " (" + quote.offerId() + ")";
   }
 
   /**
    * For {@code payment: checkout}, the Stripe Checkout Session is opened before the reservation's
    * transaction (no network call holds database locks); it is expired again if the hold fails.
    */
-  private Future<StripeGateway.Checkout> openCheckout(String id, Principal caller, Quote quote, String payment) {
-    if (!"checkout".equals(payment)) {
+  private Future<StripeGateway.Checkout> openCheckout(Payments.Charge charge, String method) {
+    if (!"checkout".equals(method)) {
       return Future.succeededFuture(null);
     }
-    String description = quote.gpuCount() + " GPU" + (quote.gpuCount() == 1 ? "" : "s") + " × " + quote.hours()
-        + " h from " + quote.start() + " (" + quote.offerId() + ")";
-    return stripe.checkout(id, caller.accountId(), quote.total().amount(), quote.total().currency(), description,
-        publicBase + "/reservations/" + id + "?paid={CHECKOUT_SESSION_ID}", publicBase + "/reservations/" + id);
+    String page = publicBase + "/reservations/" + charge.reservationId();
+    return payments.checkout(charge, page + "?paid={CHECKOUT_SESSION_ID}", page);
+  }
+
+  private void extend(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    JsonObject body = ctx.body().asJsonObject();
+    String id = ctx.pathParam("reservation_id");
+    String key = idempotencyKey(ctx, caller);
+    String request = "POST /reservations/" + id + "/extend\n" + body.encode();
+    String instance = ctx.request().path();
+    int hours = body.getInteger("hours");
+    if (hours > maxHours) {
+      throw new Invalid("hours must be between 1 and " + maxHours, List.of(new Invalid.FieldError("#/hours",
+          "at most " + maxHours)));
+    }
+    keys.earlier(caller.accountId(), key, request)
+        .compose(earlier -> earlier == null
+            ? extensions.extend(caller, id, hours, body.getString("payment"), key, request).compose(held ->
+                "saved_card".equals(body.getString("payment"))
+                    ? savedCard.finish(held.paymentId(), caller.accountId(), key, instance)
+                    : Future.succeededFuture(IdempotencyKeys.Outcome.fresh(201, held.reservation().encode())))
+            : earlier.resumePaymentId() != null ? savedCard.finish(earlier.resumePaymentId(), caller.accountId(), key,
+                instance) : Future.succeededFuture(earlier))
+        .onSuccess(outcome -> respond(ctx, caller, outcome))
+        .onFailure(ctx::fail);
+  }
+
+  private static String idempotencyKey(RoutingContext ctx, Principal caller) {
+    String key = ctx.request().getHeader("Idempotency-Key");
+    if (key == null && caller.method() == Principal.Method.TOKEN) {
+      throw new Invalid("API clients must send an Idempotency-Key header with each reservation or extension, so a"
+          + " retry never books or charges twice.");
+    }
+    if (key != null && (key.isBlank() || key.length() > 255)) {
+      throw new Invalid("Idempotency-Key must be 1 to 255 characters.");
+    }
+    return key;
+  }
+
+  private void respond(RoutingContext ctx, Principal caller, IdempotencyKeys.Outcome outcome) {
+    String type = outcome.status() >= 400 ? Problem.MEDIA_TYPE : "application/json";
+    ctx.response().setStatusCode(outcome.status()).putHeader("Content-Type", type).end(outcome.body());
+    if (!outcome.replayed() && outcome.status() < 400) {
+      JsonObject created = new JsonObject(outcome.body());
+      ReservationEvents.publish(vertx, created.getString("id"), created.getString("account_id"),
+          created.getString("status"));
+    }
   }
 
   /** The key pasted in the request, or one of the caller's saved keys by id. */
@@ -132,7 +217,7 @@ final class ReservationsApi {
     int limit = Optional.ofNullable(ctx.request().getParam("limit")).map(Integer::parseInt).orElse(DEFAULT_LIMIT);
     Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
     repository.list(caller.accountId(), caller.isOperator(), ctx.request().getParam("status"), after, limit)
-        .onSuccess(rows -> ctx.json(Page.of(rows, limit, ReservationJson::of,
+        .onSuccess(rows -> ctx.json(Page.of(rows, limit, repository::json,
             row -> Page.encode(row.getOffsetDateTime("created_at"), row.getString("id")))))
         .onFailure(ctx::fail);
   }
@@ -147,39 +232,6 @@ final class ReservationsApi {
           } else {
             ctx.json(found.get());
           }
-        })
-        .onFailure(ctx::fail);
-  }
-
-  /** Cancelling an unpaid hold releases its GPUs at once. */
-  private void cancel(RoutingContext ctx) {
-    Principal caller = Principal.required(ctx);
-    String id = ctx.pathParam("reservation_id");
-    repository.pool().withTransaction(tx -> repository.find(tx, id, caller.accountId(), caller.isOperator())
-            .compose(found -> {
-              JsonObject reservation = found.orElseThrow(() -> new NotFound("No reservation " + id + "."));
-              String status = reservation.getString("status");
-              if (!"pending_payment".equals(status)) {
-                throw new Conflict("A " + status + " reservation cannot be cancelled here"
-                    + ("confirmed".equals(status) || "provisioning".equals(status) || "running".equals(status)
-                        ? " yet: cancelling paid reservations (with their refunds) comes with payments." : ".")
-                    , new JsonObject().put("status", status));
-              }
-              boolean byOwner = caller.accountId().equals(reservation.getString("account_id"));
-              return ReservationRepository.transition(tx, id, "pending_payment", "cancelled", "cancelled by "
-                  + (!byOwner ? "an operator" : caller.method() == Principal.Method.TOKEN ? "API client" : "renter"),
-                  true)
-                  .compose(changed -> {
-                    if (!changed) {
-                      return Future.failedFuture(new Conflict("The reservation changed meanwhile; read it again."));
-                    }
-                    return repository.find(tx, id, caller.accountId(), caller.isOperator()).map(Optional::orElseThrow);
-                  });
-            }))
-        .onSuccess(updated -> {
-          CatalogChanges.publish(vertx, "reservation cancelled");
-          ReservationEvents.publish(vertx, id, updated.getString("account_id"), "cancelled");
-          ctx.json(updated);
         })
         .onFailure(ctx::fail);
   }

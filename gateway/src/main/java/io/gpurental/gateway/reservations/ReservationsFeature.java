@@ -1,36 +1,51 @@
 package io.gpurental.gateway.reservations;
 
-import io.gpurental.gateway.payments.StripeGateway;
+import io.gpurental.gateway.config.ReservationConfig;
+import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.pricing.Quotes;
+import io.gpurental.gateway.pricing.QuotesApi;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
 
-/** Reservations: holds that never double-book, their lifecycle and their sweeper. */
+/** Reservations: holds that never double-book, their lifecycle, the hold sweeper and the scheduler. */
 public final class ReservationsFeature implements Feature {
   private static final long SWEEP_PERIOD_MS = 5_000;
+  /** A provisioning instance the host has not reported after this long is asked for again. */
+  private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
   private final ReservationsApi api;
   private final SshKeysApi sshKeys;
   private final LiveUpdates live;
   private final HoldSweeper sweeper;
+  private final Scheduler scheduler;
 
-  public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, Duration hold, StripeGateway stripe,
-      String publicBase) {
-    ReservationRepository repository = new ReservationRepository(pool);
-    this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, hold), quotes, stripe,
-        publicBase);
+  /** The one the quotes and the UI show, from the configured fee. */
+  public static String cancellationPolicy(ReservationConfig config) {
+    return new RefundPolicy(config.cancellationFeeBps()).describe();
+  }
+
+  public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, QuotesApi quoting, ReservationConfig config,
+      int maxHours, Payments payments, InstanceLauncher instances, String publicBase) {
+    ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
+    Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
+    Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);
+    this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
+        quoting, payments, cancellations, extensions, publicBase, maxHours);
     this.sshKeys = new SshKeysApi(pool);
     this.live = new LiveUpdates(vertx);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
+    this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER);
     sweeper.start();
+    scheduler.start(config.schedulerInterval());
   }
 
   @Override
   public Future<Void> close() {
     sweeper.stop();
+    scheduler.stop();
     return Future.succeededFuture();
   }
 

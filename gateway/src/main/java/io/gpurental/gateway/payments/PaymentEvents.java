@@ -1,0 +1,108 @@
+package io.gpurental.gateway.payments;
+
+import com.stripe.model.Event;
+import com.stripe.model.PaymentIntent;
+import com.stripe.model.StripeObject;
+import com.stripe.model.checkout.Session;
+import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.reservations.ReservationEvents;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.util.Set;
+
+/**
+ * Applies a Stripe event, from the webhook or found by the reconciler: each event id is recorded
+ * once, in the same transaction as its effects, so a duplicate, a replay or a late copy changes
+ * nothing; and each effect is itself guarded by the state it changes, so out-of-order events
+ * (a session completed and its payment intent succeeded) settle on the same result.
+ */
+final class PaymentEvents {
+  static final Set<String> HANDLED = Set.of("checkout.session.completed", "checkout.session.expired",
+      "payment_intent.succeeded", "payment_intent.payment_failed");
+  private final Vertx vertx;
+  private final Pool pool;
+  private final StripeGateway stripe;
+  private final Refunds refunds;
+
+  PaymentEvents(Vertx vertx, Pool pool, StripeGateway stripe, Refunds refunds) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.stripe = stripe;
+    this.refunds = refunds;
+  }
+
+  /** Applies the event unless it was before; true when this call applied it. */
+  Future<Boolean> apply(Event event) {
+    StripeObject object = event.getDataObjectDeserializer().getObject().orElse(null);
+    return prepare(event, object).compose(card -> pool.withTransaction(tx -> tx.preparedQuery(
+            "INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id")
+        .execute(Tuple.of(event.getId(), event.getType()))
+        .compose(fresh -> fresh.size() == 0 ? Future.succeededFuture((PaymentRecords.Applied) null)
+            : effects(tx, event.getType(), object, card))))
+        .map(applied -> {
+          if (applied != null) {
+            announce(applied);
+          }
+          return applied != null;
+        });
+  }
+
+  /** Stripe reads an effect needs, done before the transaction (no network call holds locks). */
+  private Future<StripeGateway.SavedCard> prepare(Event event, StripeObject object) {
+    if ("checkout.session.completed".equals(event.getType()) && object instanceof Session session
+        && "setup".equals(session.getMode()) && session.getSetupIntent() != null) {
+      return stripe.cardOfSetup(session.getSetupIntent());
+    }
+    return Future.succeededFuture(null);
+  }
+
+  private Future<PaymentRecords.Applied> effects(SqlConnection tx, String type, StripeObject object,
+      StripeGateway.SavedCard card) {
+    if (card != null) {
+      return SavedCards.save(tx, card).map(PaymentRecords.Applied.NOTHING);
+    }
+    if (object instanceof Session session) {
+      if ("checkout.session.completed".equals(type) && "paid".equals(session.getPaymentStatus())) {
+        String paymentId = session.getMetadata() == null ? null : session.getMetadata().get("payment_id");
+        return PaymentRecords.succeeded(tx, paymentId, session.getId(),
+            session.getPaymentIntent(), "paid by card (Stripe Checkout)");
+      }
+      if ("checkout.session.expired".equals(type)) {
+        return tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
+                + " WHERE checkout_session_id = $1 AND status = 'pending'").execute(Tuple.of(session.getId()))
+            .map(PaymentRecords.Applied.NOTHING);
+      }
+    }
+    if (object instanceof PaymentIntent intent && intent.getMetadata() != null
+        && intent.getMetadata().get("payment_id") != null) {
+      String paymentId = intent.getMetadata().get("payment_id");
+      if ("payment_intent.succeeded".equals(type)) {
+        return PaymentRecords.succeeded(tx, paymentId, null, intent.getId(), "paid by card");
+      }
+      if ("payment_intent.payment_failed".equals(type) && intent.getLastPaymentError() != null) {
+        // the renter may still pay at the checkout page: note the reason, keep the payment pending
+        return tx.preparedQuery("UPDATE payments SET failure_code = $2, failure_message = $3, updated_at = now()"
+                + " WHERE id = $1 AND status = 'pending'").execute(Tuple.of(paymentId,
+                intent.getLastPaymentError().getDeclineCode() != null ? intent.getLastPaymentError().getDeclineCode()
+                    : intent.getLastPaymentError().getCode(), intent.getLastPaymentError().getMessage()))
+            .map(PaymentRecords.Applied.NOTHING);
+      }
+    }
+    return Future.succeededFuture(PaymentRecords.Applied.NOTHING);
+  }
+
+  /** After commit: live updates, the catalog's free counts, and any refund decided. */
+  void announce(PaymentRecords.Applied applied) {
+    if (applied.paid() != null) {
+      ReservationEvents.publish(vertx, applied.paid().reservationId(), applied.paid().accountId(),
+          applied.paid().status());
+      CatalogChanges.publish(vertx, "reservation paid");
+    }
+    if (!applied.refunds().isEmpty()) {
+      refunds.executeAll(applied.refunds());
+    }
+  }
+}

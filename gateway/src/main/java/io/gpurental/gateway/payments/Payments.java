@@ -1,0 +1,136 @@
+package io.gpurental.gateway.payments;
+
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.reservations.ReservationPayments;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.util.List;
+
+/**
+ * What the reservations feature asks of payments: open a checkout, charge the saved card, record
+ * a pending payment in the hold's transaction, and decide refunds.
+ */
+public final class Payments {
+  private final Pool pool;
+  private final StripeGateway stripe;
+  private final SavedCards cards;
+  private final Refunds refunds;
+  private final PaymentEvents events;
+
+  Payments(Pool pool, StripeGateway stripe, SavedCards cards, Refunds refunds, PaymentEvents events) {
+    this.pool = pool;
+    this.stripe = stripe;
+    this.cards = cards;
+    this.refunds = refunds;
+    this.events = events;
+  }
+
+  /** What a payment is for, and how much. */
+  public record Charge(String paymentId, String reservationId, String extensionId, String accountId, long amount,
+      String currency, String description) {}
+
+  /** Opens a Stripe Checkout Session for the charge (before the hold's transaction). */
+  public Future<StripeGateway.Checkout> checkout(Charge charge, String successUrl, String cancelUrl) {
+    return stripe.checkout("checkout-" + charge.paymentId(), charge.paymentId(), charge.reservationId(),
+        charge.accountId(), charge.amount(), charge.currency(), charge.description(), successUrl, cancelUrl);
+  }
+
+  /** Best effort: a checkout whose hold was never made, or was cancelled, is closed. */
+  public void expire(String checkoutSessionId) {
+    stripe.expire(checkoutSessionId);
+  }
+
+  /** 400 naming {@code payment} when the account has no saved card to charge. */
+  public Future<Void> requireSavedCard(String accountId) {
+    return cards.of(accountId).map(card -> {
+      if (card.isEmpty()) {
+        throw new Invalid("You have no saved card; save one in a browser (POST /payment-methods/setup, or Account →"
+            + " Payment methods), or pay with \"checkout\".", List.of(new Invalid.FieldError("#/payment",
+            "no saved card")));
+      }
+      return null;
+    });
+  }
+
+  /** Writes the pending payment, in the transaction that holds the GPUs. */
+  public static Future<Void> recordPending(SqlConnection tx, Charge charge, String method,
+      StripeGateway.Checkout checkout) {
+    return tx.preparedQuery("INSERT INTO payments (id, reservation_id, extension_id, account_id, kind,"
+            + " checkout_session_id, checkout_url, amount, currency, status) VALUES ($1, $2, $3, $4, 'charge', $5, $6,"
+            + " $7, $8, 'pending')")
+        .execute(Tuple.from(new Object[] {charge.paymentId(), charge.reservationId(), charge.extensionId(),
+            charge.accountId(), checkout == null ? null : checkout.sessionId(), checkout == null ? null : checkout.url(),
+            charge.amount(), charge.currency()})).mapEmpty();
+  }
+
+  /** How charging the saved card ended. */
+  public record SavedCardResult(Outcome outcome, String code, String declineCode, String message) {
+    public enum Outcome { PAID, DECLINED, NEEDS_AUTHENTICATION, NOT_PENDING }
+  }
+
+  /**
+   * Charges the saved card for a pending payment and settles it: paid (the reservation is
+   * confirmed), declined (the hold is released), or needing authentication (the hold stays; pay
+   * in a browser). Safe to call again for the same payment: Stripe sees one payment intent.
+   */
+  public Future<SavedCardResult> chargeSavedCard(String paymentId) {
+    return pool.preparedQuery("SELECT p.*, s.customer_id, s.default_payment_method FROM payments p"
+            + " LEFT JOIN stripe_customers s ON s.account_id = p.account_id WHERE p.id = $1").execute(Tuple.of(paymentId))
+        .compose(rows -> {
+          Row payment = rows.iterator().next();
+          if (!"pending".equals(payment.getString("status"))) {
+            return Future.succeededFuture(new SavedCardResult(SavedCardResult.Outcome.NOT_PENDING, null, null, null));
+          }
+          if (payment.getString("default_payment_method") == null) {
+            return settleDeclined(payment, "no_saved_card", null, "The saved card was removed before the charge.");
+          }
+          return stripe.chargeOffSession(paymentId, payment.getString("reservation_id"), payment.getString("customer_id"),
+                  payment.getString("default_payment_method"), payment.getLong("amount"), payment.getString("currency"),
+                  "GPU reservation " + payment.getString("reservation_id"))
+              .compose(charge -> settle(payment, charge));
+        });
+  }
+
+  private Future<SavedCardResult> settle(Row payment, StripeGateway.OffSessionCharge charge) {
+    String paymentId = payment.getString("id");
+    if (charge instanceof StripeGateway.OffSessionCharge.Paid paid) {
+      return pool.withTransaction(tx -> PaymentRecords.succeeded(tx, paymentId, null, paid.paymentIntentId(),
+              "paid with the saved card"))
+          .map(applied -> {
+            events.announce(applied);
+            boolean kept = applied.paid() == null || applied.paid().confirmed();
+            return kept ? new SavedCardResult(SavedCardResult.Outcome.PAID, null, null, null)
+                : new SavedCardResult(SavedCardResult.Outcome.NOT_PENDING, null, null, null);
+          });
+    }
+    if (charge instanceof StripeGateway.OffSessionCharge.Declined declined) {
+      return settleDeclined(payment, declined.code(), declined.declineCode(), declined.message());
+    }
+    String message = ((StripeGateway.OffSessionCharge.NeedsAuthentication) charge).message();
+    return pool.withTransaction(tx -> PaymentRecords.failed(tx, paymentId, "authentication_required", message))
+        .map(v -> new SavedCardResult(SavedCardResult.Outcome.NEEDS_AUTHENTICATION, "authentication_required", null,
+            message));
+  }
+
+  private Future<SavedCardResult> settleDeclined(Row payment, String code, String declineCode, String message) {
+    String cause = "card declined (" + (declineCode != null ? declineCode : code) + "); hold released";
+    return pool.withTransaction(tx -> PaymentRecords.failed(tx, payment.getString("id"), code, message)
+            .compose(v -> ReservationPayments.unpaid(tx, payment.getString("reservation_id"),
+                payment.getString("extension_id"), cause)))
+        .map(v -> new SavedCardResult(SavedCardResult.Outcome.DECLINED, code, declineCode, message));
+  }
+
+  /** Decides refunds for a reservation inside the caller's transaction; execute them after commit. */
+  public static Future<List<String>> refundReservation(SqlConnection tx, String reservationId, long amount,
+      String reason) {
+    return Refunds.forReservation(tx, reservationId, amount, reason);
+  }
+
+  /** Asks Stripe for refunds decided earlier (failures are retried by the reconciler). */
+  public Future<Void> executeRefunds(List<String> ids) {
+    return refunds.executeAll(ids);
+  }
+}

@@ -1,0 +1,87 @@
+package io.gpurental.gateway.payments;
+
+import com.stripe.model.Event;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Repairs what webhooks and crashes left undone, on one node at a time (a Hazelcast lock; the work
+ * itself is idempotent, so a second runner does no harm): lists Stripe's recent events and applies
+ * those never received, and retries refunds still pending.
+ */
+final class Reconciler {
+  private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+  private static final String LOCK = "payments.reconciler";
+  private static final int MAX_EVENTS = 5_000;
+  private final Vertx vertx;
+  private final Pool pool;
+  private final StripeGateway stripe;
+  private final PaymentEvents events;
+  private final Refunds refunds;
+  private final Duration lookback;
+  private long timer = -1;
+
+  Reconciler(Vertx vertx, Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.stripe = stripe;
+    this.events = events;
+    this.refunds = refunds;
+    this.lookback = lookback;
+  }
+
+  void start(Duration every) {
+    timer = vertx.setPeriodic(every.toMillis(), id -> run());
+  }
+
+  void stop() {
+    vertx.cancelTimer(timer);
+  }
+
+  void run() {
+    vertx.sharedData().getLockWithTimeout(LOCK, 10).onSuccess(lock -> refunds.pending()
+        .compose(refunds::executeAll)
+        .compose(v -> missedEvents())
+        .onFailure(e -> LOG.warn("Reconciliation failed; the next run retries: {}", e.getMessage()))
+        .onComplete(done -> lock.release()));
+  }
+
+  private Future<Void> missedEvents() {
+    return stripe.eventsSince(Instant.now().minus(lookback), MAX_EVENTS).compose(recent -> {
+      List<Event> handled = recent.stream().filter(e -> PaymentEvents.HANDLED.contains(e.getType())).toList();
+      if (handled.isEmpty()) {
+        return Future.succeededFuture();
+      }
+      return pool.preparedQuery("SELECT id FROM stripe_events WHERE id = ANY($1)")
+          .execute(Tuple.of(handled.stream().map(Event::getId).toArray(String[]::new)))
+          .compose(rows -> {
+            Set<String> seen = new HashSet<>();
+            rows.forEach(row -> seen.add(row.getString(0)));
+            // oldest first, as they happened
+            List<Event> missed = new ArrayList<>(handled.stream().filter(e -> !seen.contains(e.getId())).toList());
+            Collections.reverse(missed);
+            Future<Void> chain = Future.succeededFuture();
+            for (Event event : missed) {
+              chain = chain.compose(v -> events.apply(event).map(applied -> {
+                if (applied) {
+                  LOG.warn("Applied Stripe event {} ({}) that no webhook delivered", event.getId(), event.getType());
+                }
+                return null;
+              }));
+            }
+            return chain;
+          });
+    });
+  }
+}

@@ -1,0 +1,137 @@
+package io.gpurental.gateway.payments;
+
+import io.gpurental.gateway.platform.Ids;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Money back to the card. A refund is first written as {@code pending} in the transaction that
+ * decides it (a cancellation, a late payment), so the decision cannot be lost; then Stripe is asked
+ * with the refund's own id as idempotency key, and the result is recorded with its ledger entry.
+ * If the process dies in between, the reconciler asks again: Stripe answers with the same refund,
+ * and it is recorded once.
+ */
+public final class Refunds {
+  private static final Logger LOG = LoggerFactory.getLogger(Refunds.class);
+  /** Attempts before a refund is marked failed for an operator to look at. */
+  static final int MAX_ATTEMPTS = 10;
+  private final Pool pool;
+  private final StripeGateway stripe;
+
+  public Refunds(Pool pool, StripeGateway stripe) {
+    this.pool = pool;
+    this.stripe = stripe;
+  }
+
+  /**
+   * Decides refunds of {@code amount} for a reservation, taken from its succeeded payments newest
+   * first, never more than each still holds. Returns the new refund ids (to {@link #execute}).
+   */
+  public static Future<List<String>> forReservation(SqlConnection tx, String reservationId, long amount, String reason) {
+    if (amount <= 0) {
+      return Future.succeededFuture(List.of());
+    }
+    return tx.preparedQuery("SELECT p.id, p.currency, p.amount - coalesce((SELECT sum(f.amount) FROM refunds f"
+            + " WHERE f.payment_id = p.id AND f.status <> 'failed'), 0) AS refundable FROM payments p"
+            + " WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')"
+            + " ORDER BY p.created_at DESC, p.id DESC FOR UPDATE OF p").execute(Tuple.of(reservationId))
+        .compose(rows -> {
+          List<Tuple> refunds = new ArrayList<>();
+          List<String> ids = new ArrayList<>();
+          long left = amount;
+          for (Row payment : rows) {
+            long take = Math.min(left, payment.getLong("refundable"));
+            if (take > 0) {
+              String id = Ids.newId("rfd");
+              ids.add(id);
+              refunds.add(Tuple.of(id, payment.getString("id"), take, payment.getString("currency"), reason));
+              left -= take;
+            }
+          }
+          return refunds.isEmpty() ? Future.succeededFuture(ids)
+              : tx.preparedQuery("INSERT INTO refunds (id, payment_id, amount, currency, reason, status)"
+                  + " VALUES ($1, $2, $3, $4, $5, 'pending')").executeBatch(refunds).map(ids);
+        });
+  }
+
+  /** A full refund of one payment (e.g. paid after its GPUs were gone). */
+  static Future<List<String>> wholePayment(SqlConnection tx, String paymentId, String reason) {
+    String id = Ids.newId("rfd");
+    return tx.preparedQuery("INSERT INTO refunds (id, payment_id, amount, currency, reason, status)"
+            + " SELECT $1, p.id, p.amount - p.amount_refunded, p.currency, $2, 'pending' FROM payments p"
+            + " WHERE p.id = $3 AND p.amount > p.amount_refunded RETURNING id").execute(Tuple.of(id, reason, paymentId))
+        .map(rows -> rows.size() == 0 ? List.of() : List.of(id));
+  }
+
+  /** Executes pending refunds one after another; failures stay pending for the reconciler. */
+  public Future<Void> executeAll(List<String> ids) {
+    Future<Void> chain = Future.succeededFuture();
+    for (String id : ids) {
+      chain = chain.compose(v -> execute(id).recover(failure -> {
+        LOG.warn("Refund {} not done yet ({}); it will be retried", id, failure.getMessage());
+        return Future.succeededFuture();
+      }));
+    }
+    return chain;
+  }
+
+  /** Asks Stripe for one pending refund and records the result (at most once). */
+  Future<Void> execute(String refundId) {
+    return pool.preparedQuery("SELECT f.amount, f.status, p.payment_intent_id FROM refunds f"
+            + " JOIN payments p ON p.id = f.payment_id WHERE f.id = $1").execute(Tuple.of(refundId))
+        .compose(rows -> {
+          Row refund = rows.iterator().next();
+          if (!"pending".equals(refund.getString("status"))) {
+            return Future.succeededFuture();
+          }
+          return stripe.refund(refundId, refund.getString("payment_intent_id"), refund.getLong("amount"))
+              .compose(stripeId -> pool.withTransaction(tx -> recordSucceeded(tx, refundId, stripeId)))
+              .recover(failure -> recordAttempt(refundId, failure).compose(v -> Future.failedFuture(failure)));
+        });
+  }
+
+  static Future<Void> recordSucceeded(SqlConnection tx, String refundId, String stripeRefundId) {
+    return tx.preparedQuery("UPDATE refunds SET status = 'succeeded', stripe_refund_id = $2, updated_at = now()"
+            + " WHERE id = $1 AND status = 'pending' RETURNING payment_id, amount, currency")
+        .execute(Tuple.of(refundId, stripeRefundId))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.succeededFuture();
+          }
+          Row refund = rows.iterator().next();
+          return tx.preparedQuery("UPDATE payments SET amount_refunded = amount_refunded + $2, updated_at = now(),"
+                  + " status = CASE WHEN amount_refunded + $2 = amount THEN 'refunded' ELSE status END WHERE id = $1")
+              .execute(Tuple.of(refund.getString("payment_id"), refund.getLong("amount")))
+              .compose(v -> Ledger.recordRefund(tx, stripeRefundId, refund.getLong("amount"), refund.getString("currency")));
+        });
+  }
+
+  private Future<Void> recordAttempt(String refundId, Throwable failure) {
+    return pool.preparedQuery("UPDATE refunds SET attempts = attempts + 1, failure_message = $2, updated_at = now(),"
+            + " status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE status END WHERE id = $1 AND status = 'pending'"
+            + " RETURNING status").execute(Tuple.of(refundId, String.valueOf(failure.getMessage()), MAX_ATTEMPTS))
+        .onSuccess(rows -> {
+          if (rows.size() > 0 && "failed".equals(rows.iterator().next().getString(0))) {
+            LOG.error("Refund {} failed {} times and needs an operator: {}", refundId, MAX_ATTEMPTS, failure.getMessage());
+          }
+        })
+        .<Void>mapEmpty().recover(e -> Future.succeededFuture());
+  }
+
+  /** Pending refunds left behind (crash, Stripe unreachable), oldest first. */
+  Future<List<String>> pending() {
+    return pool.query("SELECT id FROM refunds WHERE status = 'pending' AND updated_at < now() - interval '5 seconds'"
+        + " ORDER BY created_at LIMIT 100").execute().map(rows -> {
+          List<String> ids = new ArrayList<>();
+          rows.forEach(row -> ids.add(row.getString(0)));
+          return ids;
+        });
+  }
+}

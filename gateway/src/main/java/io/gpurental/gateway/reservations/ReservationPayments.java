@@ -1,0 +1,95 @@
+package io.gpurental.gateway.reservations;
+
+import io.vertx.core.Future;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+
+/**
+ * What a payment does to the reservation (or extension) it paid for, inside the payment's own
+ * transaction. A payment that arrives after its hold lapsed still confirms when the same GPUs are
+ * free (the exclusion constraint decides, behind a savepoint); otherwise the caller refunds it.
+ */
+public final class ReservationPayments {
+  private ReservationPayments() {}
+
+  /** {@code confirmed}: the payment bought what it was for; false means it must be refunded. */
+  public record Paid(boolean confirmed, String accountId, String reservationId, String status) {}
+
+  public static Future<Paid> paid(SqlConnection tx, String reservationId, String extensionId, String cause) {
+    return extensionId == null ? reservationPaid(tx, reservationId, cause)
+        : extensionPaid(tx, reservationId, extensionId, cause);
+  }
+
+  /** A payment that failed for good: an unpaid hold is released at once. */
+  public static Future<Void> unpaid(SqlConnection tx, String reservationId, String extensionId, String cause) {
+    if (extensionId != null) {
+      return tx.preparedQuery("UPDATE reservation_extensions SET status = 'cancelled', hold_expires_at = NULL"
+              + " WHERE id = $1 AND status = 'pending_payment' RETURNING id").execute(Tuple.of(extensionId))
+          .compose(rows -> rows.size() == 0 ? Future.succeededFuture()
+              : tx.preparedQuery("UPDATE reservation_gpus SET active = false WHERE extension_id = $1")
+                  .execute(Tuple.of(extensionId)).mapEmpty());
+    }
+    return ReservationRepository.transition(tx, reservationId, Lifecycle.PENDING_PAYMENT, Lifecycle.CANCELLED, cause,
+        true).mapEmpty();
+  }
+
+  private static Future<Paid> reservationPaid(SqlConnection tx, String id, String cause) {
+    return lockReservation(tx, id).compose(row -> {
+      String status = row.getString("status");
+      String account = row.getString("account_id");
+      if (Lifecycle.PENDING_PAYMENT.equals(status)) {
+        return ReservationRepository.transition(tx, id, status, Lifecycle.CONFIRMED, cause, false)
+            .map(v -> new Paid(true, account, id, Lifecycle.CONFIRMED));
+      }
+      if (Lifecycle.EXPIRED.equals(status) && row.getBoolean("window_open")) {
+        return reclaim(tx, "reservation_id = $1 AND extension_id IS NULL", id).compose(reclaimed -> !reclaimed
+            ? Future.succeededFuture(new Paid(false, account, id, status))
+            : ReservationRepository.transition(tx, id, status, Lifecycle.CONFIRMED,
+                    cause + ", after the hold lapsed; the GPUs were still free", false)
+                .map(v -> new Paid(true, account, id, Lifecycle.CONFIRMED)));
+      }
+      return Future.succeededFuture(new Paid(false, account, id, status));
+    });
+  }
+
+  private static Future<Paid> extensionPaid(SqlConnection tx, String id, String extensionId, String cause) {
+    return lockReservation(tx, id).compose(row -> tx.preparedQuery("SELECT status, hours, upper(period) AS ends,"
+            + " upper(period) > now() AS window_open FROM reservation_extensions WHERE id = $1 FOR UPDATE")
+        .execute(Tuple.of(extensionId)).compose(rows -> {
+          Row extension = rows.iterator().next();
+          String account = row.getString("account_id");
+          String status = row.getString("status");
+          String extensionStatus = extension.getString("status");
+          boolean live = Lifecycle.PAID_AND_LIVE.contains(status);
+          Future<Boolean> held = !live ? Future.succeededFuture(false)
+              : "pending_payment".equals(extensionStatus) ? Future.succeededFuture(true)
+              : "expired".equals(extensionStatus) && extension.getBoolean("window_open")
+                  ? reclaim(tx, "extension_id = $1", extensionId) : Future.succeededFuture(false);
+          return held.compose(ok -> !ok ? Future.succeededFuture(new Paid(false, account, id, status))
+              : tx.preparedQuery("UPDATE reservation_extensions SET status = 'confirmed', hold_expires_at = NULL"
+                      + " WHERE id = $1").execute(Tuple.of(extensionId))
+                  .compose(v -> tx.preparedQuery("UPDATE reservations SET period = tstzrange(lower(period), $2),"
+                      + " updated_at = now() WHERE id = $1").execute(Tuple.of(id, extension.getOffsetDateTime("ends"))))
+                  .compose(v -> ReservationRepository.event(tx, id, status, status, "extended by "
+                      + extension.getInteger("hours") + " h (" + cause + ")"))
+                  .map(v -> new Paid(true, account, id, status)));
+        }));
+  }
+
+  private static Future<Row> lockReservation(SqlConnection tx, String id) {
+    return tx.preparedQuery("SELECT status, account_id, upper(period) > now() AS window_open FROM reservations"
+        + " WHERE id = $1 FOR UPDATE").execute(Tuple.of(id)).map(rows -> rows.iterator().next());
+  }
+
+  /** Re-activates released GPU rows if nobody took them meanwhile (else leaves them released). */
+  private static Future<Boolean> reclaim(SqlConnection tx, String where, String id) {
+    return tx.query("SAVEPOINT reclaim").execute()
+        .compose(v -> tx.preparedQuery("UPDATE reservation_gpus SET active = true WHERE " + where).execute(Tuple.of(id)))
+        .compose(v -> tx.query("RELEASE SAVEPOINT reclaim").execute().map(true))
+        .recover(failure -> failure instanceof PgException pg && "23P01".equals(pg.getSqlState())
+            ? tx.query("ROLLBACK TO SAVEPOINT reclaim").execute().map(false)
+            : Future.failedFuture(failure));
+  }
+}

@@ -1,0 +1,94 @@
+package io.gpurental.gateway.reservations;
+
+import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.payments.Payments;
+import io.gpurental.gateway.platform.Ids;
+import io.gpurental.gateway.platform.errors.Problem;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+
+/**
+ * Pays a hold with the saved card, after the hold's transaction committed: charges it (once,
+ * however often this runs for the same payment), then answers from what the database says — the
+ * confirmed reservation (201); a decline (402 with Stripe's codes; the hold is released); or, when
+ * the bank wants the renter to authenticate, a checkout to pay the still-held GPUs in a browser
+ * (402 with {@code checkout_url}). The answer is stored under the Idempotency-Key.
+ */
+final class SavedCardStep {
+  private final Vertx vertx;
+  private final ReservationRepository repository;
+  private final Payments payments;
+  private final String publicBase;
+
+  SavedCardStep(Vertx vertx, ReservationRepository repository, Payments payments, String publicBase) {
+    this.vertx = vertx;
+    this.repository = repository;
+    this.payments = payments;
+    this.publicBase = publicBase;
+  }
+
+  Future<IdempotencyKeys.Outcome> finish(String paymentId, String accountId, String key, String instance) {
+    return payments.chargeSavedCard(paymentId)
+        .compose(result -> result.outcome() == Payments.SavedCardResult.Outcome.NEEDS_AUTHENTICATION
+            ? checkoutInstead(paymentId) : Future.succeededFuture())
+        .compose(v -> answer(paymentId, accountId, instance))
+        .compose(outcome -> IdempotencyKeys.store(repository.pool(), accountId, key, outcome.status(), outcome.body())
+            .map(outcome));
+  }
+
+  /** A new payment by checkout for the same hold (the card's payment failed with authentication_required). */
+  private Future<Void> checkoutInstead(String failedPaymentId) {
+    return repository.pool().preparedQuery("SELECT * FROM payments WHERE id = $1").execute(Tuple.of(failedPaymentId))
+        .compose(rows -> {
+          Row failed = rows.iterator().next();
+          Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), failed.getString("reservation_id"),
+              failed.getString("extension_id"), failed.getString("account_id"), failed.getLong("amount"),
+              failed.getString("currency"), "GPU reservation " + failed.getString("reservation_id"));
+          String page = publicBase + "/reservations/" + charge.reservationId();
+          return payments.checkout(charge, page + "?paid={CHECKOUT_SESSION_ID}", page)
+              .compose(checkout -> repository.pool().withTransaction(tx ->
+                  Payments.recordPending(tx, charge, "checkout", checkout)));
+        });
+  }
+
+  private Future<IdempotencyKeys.Outcome> answer(String paymentId, String accountId, String instance) {
+    return repository.pool().preparedQuery("SELECT p.status, p.failure_code, p.failure_message, p.reservation_id,"
+            + " p.extension_id, (SELECT c.checkout_url FROM payments c WHERE c.reservation_id = p.reservation_id"
+            + " AND c.extension_id IS NOT DISTINCT FROM p.extension_id AND c.status = 'pending'"
+            + " AND c.checkout_url IS NOT NULL ORDER BY c.created_at DESC LIMIT 1) AS checkout_url"
+            + " FROM payments p WHERE p.id = $1").execute(Tuple.of(paymentId))
+        .compose(rows -> {
+          Row payment = rows.iterator().next();
+          String reservationId = payment.getString("reservation_id");
+          if (!"failed".equals(payment.getString("status"))) {
+            return repository.find(repository.pool(), reservationId, accountId, false)
+                .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()));
+          }
+          publishReleased(reservationId, accountId, payment);
+          JsonObject details = new JsonObject().put("reservation_id", reservationId)
+              .put("code", payment.getString("failure_code"));
+          String checkoutUrl = payment.getString("checkout_url");
+          String detail;
+          if (checkoutUrl != null) {
+            details.put("checkout_url", checkoutUrl);
+            detail = "Your bank wants you to confirm this payment. The GPUs stay held: pay in a browser at"
+                + " checkout_url before the hold ends.";
+          } else {
+            details.put("decline_code", payment.getString("failure_code"));
+            detail = "The saved card was declined: " + payment.getString("failure_message") + " The hold was released.";
+          }
+          return Future.succeededFuture(new IdempotencyKeys.Outcome(402, new Problem("payment-required",
+              "Payment required", 402, detail, details).toJson(instance, null).encode(), false, null));
+        });
+  }
+
+  private void publishReleased(String reservationId, String accountId, Row payment) {
+    if (payment.getString("checkout_url") == null && payment.getString("extension_id") == null) {
+      ReservationEvents.publish(vertx, reservationId, accountId, Lifecycle.CANCELLED);
+      CatalogChanges.publish(vertx, "saved card declined");
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.gpurental.gateway.reservations;
+
+import io.gpurental.gateway.catalog.CatalogChanges;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts and ends windows: confirmed reservations whose start has come go to {@code provisioning}
+ * and their instance is started on the host; reservations whose end has come go to
+ * {@code completed} and their instance is stopped. Every node ticks; a Hazelcast lock lets one
+ * run at a time, and the SQL only moves rows that are due, so a second runner changes nothing.
+ * Instances stuck in provisioning (a node died before the host answered) are asked for again.
+ */
+final class Scheduler implements InstanceLauncher.InstanceReports {
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+  private static final String LOCK = "reservations.scheduler";
+  private static final String END = """
+      WITH due AS (
+        SELECT id, status FROM reservations
+        WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED),
+      ended AS (
+        UPDATE reservations r SET status = 'completed', updated_at = now() FROM due WHERE r.id = due.id
+        RETURNING r.id, r.account_id, due.status AS was),
+      logged AS (
+        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
+        SELECT id, was, 'completed', 'window ended' FROM ended)
+      SELECT id, account_id, was FROM ended""";
+  private static final String START = """
+      WITH due AS (
+        SELECT id FROM reservations
+        WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED),
+      started AS (
+        UPDATE reservations r SET status = 'provisioning', updated_at = now() FROM due WHERE r.id = due.id
+        RETURNING r.id, r.account_id),
+      logged AS (
+        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
+        SELECT id, 'confirmed', 'provisioning', 'window started; starting the instance on the host' FROM started)
+      SELECT id, account_id FROM started""";
+  private static final String LAUNCHES = """
+      SELECT r.id, r.host_id, r.ssh_public_key,
+             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
+                   WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
+      FROM reservations r WHERE r.id = ANY($1)
+         OR (r.status = 'provisioning' AND r.updated_at < now() - $2::interval)""";
+  private final Vertx vertx;
+  private final ReservationRepository repository;
+  private final InstanceLauncher launcher;
+  private final Duration stuckAfter;
+  private long timer = -1;
+
+  Scheduler(Vertx vertx, ReservationRepository repository, InstanceLauncher launcher, Duration stuckAfter) {
+    this.vertx = vertx;
+    this.repository = repository;
+    this.launcher = launcher;
+    this.stuckAfter = stuckAfter;
+  }
+
+  void start(Duration every) {
+    timer = vertx.setPeriodic(every.toMillis(), id -> tick());
+  }
+
+  void stop() {
+    vertx.cancelTimer(timer);
+  }
+
+  void tick() {
+    vertx.sharedData().getLockWithTimeout(LOCK, 10).onSuccess(lock -> run()
+        .onFailure(e -> LOG.warn("Scheduler tick failed; the next one retries: {}", e.getMessage()))
+        .onComplete(done -> lock.release()));
+  }
+
+  private Future<Void> run() {
+    return repository.pool().withTransaction(tx -> tx.query(END).execute()).compose(ended -> {
+      ended.forEach(row -> {
+        ReservationEvents.publish(vertx, row.getString("id"), row.getString("account_id"), Lifecycle.COMPLETED);
+        if (!Lifecycle.CONFIRMED.equals(row.getString("was"))) {
+          launcher.stop(row.getString("id"));
+        }
+      });
+      if (ended.size() > 0) {
+        CatalogChanges.publish(vertx, "reservations completed");
+      }
+      return repository.pool().withTransaction(tx -> tx.query(START).execute());
+    }).compose(started -> {
+      started.forEach(row -> ReservationEvents.publish(vertx, row.getString("id"), row.getString("account_id"),
+          Lifecycle.PROVISIONING));
+      return launch(started);
+    });
+  }
+
+  /** Asks hosts to start what just started, and again for what is stuck. */
+  private Future<Void> launch(RowSet<Row> started) {
+    String[] ids = new String[started.size()];
+    int i = 0;
+    for (Row row : started) {
+      ids[i++] = row.getString("id");
+    }
+    return repository.pool().preparedQuery(LAUNCHES)
+        .execute(Tuple.of(ids, stuckAfter.toSeconds() + " seconds"))
+        .map(rows -> {
+          rows.forEach(row -> launcher.start(new InstanceLauncher.Launch(row.getString("id"), row.getString("host_id"),
+              Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key")), this)
+              .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
+          return null;
+        });
+  }
+
+  @Override
+  public Future<Boolean> running(String reservationId, String user, String host, int port) {
+    return repository.pool().withTransaction(tx -> ReservationRepository.transition(tx, reservationId,
+            Lifecycle.PROVISIONING, Lifecycle.RUNNING, "instance ready; SSH on " + host + ":" + port, false)
+        .compose(moved -> !moved ? Future.succeededFuture(false)
+            : tx.preparedQuery("UPDATE reservations SET ssh_endpoint = $2 WHERE id = $1")
+                .execute(Tuple.of(reservationId, user + "@" + host + ":" + port)).map(true)))
+        .onSuccess(moved -> {
+          if (moved) {
+            repository.pool().preparedQuery("SELECT account_id FROM reservations WHERE id = $1")
+                .execute(Tuple.of(reservationId)).onSuccess(rows -> ReservationEvents.publish(vertx, reservationId,
+                    rows.iterator().next().getString(0), Lifecycle.RUNNING));
+          }
+        });
+  }
+}

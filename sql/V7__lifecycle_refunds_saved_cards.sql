@@ -20,7 +20,12 @@ CREATE INDEX reservation_extensions_reservation_idx ON reservation_extensions (r
 CREATE INDEX reservation_extensions_holds_idx ON reservation_extensions (hold_expires_at)
   WHERE status = 'pending_payment';
 
+-- An extension holds the same GPUs again for its own period: one row per GPU and period.
 ALTER TABLE reservation_gpus ADD COLUMN extension_id text REFERENCES reservation_extensions (id);
+ALTER TABLE reservation_gpus DROP CONSTRAINT reservation_gpus_pkey;
+CREATE UNIQUE INDEX reservation_gpus_base_key ON reservation_gpus (reservation_id, gpu_id) WHERE extension_id IS NULL;
+CREATE UNIQUE INDEX reservation_gpus_extension_key ON reservation_gpus (extension_id, gpu_id) WHERE extension_id IS NOT NULL;
+CREATE INDEX reservation_gpus_reservation_idx ON reservation_gpus (reservation_id);
 
 -- The scheduler looks for windows starting and ending.
 CREATE INDEX reservations_live_idx ON reservations (status, period) WHERE status IN ('confirmed', 'provisioning', 'running');

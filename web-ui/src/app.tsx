@@ -6,12 +6,13 @@ import { CatalogPage } from './pages/Catalog';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { OfferPage } from './pages/Offer';
+import { PaymentsPage } from './pages/Payments';
 import { Placeholder } from './pages/Placeholder';
 import { ReservationPage } from './pages/Reservation';
 import { ReservationsPage } from './pages/Reservations';
 import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';
-import { NAV_ITEMS, SITE_NAME } from './routes';
+import { NAV_ITEMS, navItems, PAYMENTS_NAV_ITEM, SITE_NAME } from './routes';
 import { useSession } from './session';
 
 /** The offer id of `/catalog/{id}`, or null for any other path. */
@@ -64,6 +65,9 @@ function Page({ path, version }: { path: string; version: VersionInfo | null }) 
   if (path === '/reservations') {
     return <ReservationsPage />;
   }
+  if (path === PAYMENTS_NAV_ITEM.path) {
+    return <PaymentsPage />;
+  }
   const reservationId = reservationIdFromPath(path);
   if (reservationId) {
     return <ReservationPage key={reservationId} id={reservationId} />;
@@ -91,7 +95,7 @@ function pageTitle(path: string): string {
     // The reservation page names itself once loaded.
     return `Reservation ${reservationId} — ${SITE_NAME}`;
   }
-  const item = NAV_ITEMS.find((candidate) => candidate.path === path);
+  const item = [...NAV_ITEMS, PAYMENTS_NAV_ITEM].find((candidate) => candidate.path === path);
   return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;
 }
 
@@ -194,6 +198,7 @@ function SessionControls({ path }: { path: string }) {
 export function App() {
   const path = usePath();
   const version = useVersion();
+  const { me } = useSession();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -229,9 +234,13 @@ export function App() {
           </Link>
           <nav aria-label="Main" class="main-nav">
             <ul>
-              {NAV_ITEMS.map((item) => (
+              {navItems(Boolean(me)).map((item) => (
                 <li key={item.path}>
-                  <Link href={item.path} aria-current={isCurrent(item.path, path) ? 'page' : undefined}>
+                  <Link
+                    id={`nav-${item.path.slice(1)}`}
+                    href={item.path}
+                    aria-current={isCurrent(item.path, path) ? 'page' : undefined}
+                  >
                     {item.label}
                   </Link>
                 </li>

@@ -5,6 +5,7 @@
  */
 import { ApiError, fetchJson, getJson, postJson } from './api';
 import type { Money, PriceItem } from './offers';
+import type { PaymentStatus, Refund } from './payments';
 import { csrfHeaders, markSignedOut, type Me } from './session';
 
 export const RESERVATION_STATUSES = [
@@ -38,6 +39,28 @@ export interface ReservationEvent {
   cause: string;
 }
 
+export type ExtensionStatus = 'pending_payment' | 'confirmed' | 'expired' | 'cancelled';
+
+/** Hours added after the reservation's end; it moves `end` once paid. */
+export interface ReservationExtension {
+  id: string;
+  hours: number;
+  start: string;
+  end: string;
+  status: ExtensionStatus | string;
+  hold_expires_at?: string | null;
+  total?: Money;
+  checkout_url?: string | null;
+}
+
+/** What cancelling now would do (computed when the reservation is read). */
+export interface Cancellation {
+  allowed: boolean;
+  refund?: Money;
+  fee?: Money;
+  policy?: string;
+}
+
 export interface Reservation {
   id: string;
   status: ReservationStatus | string;
@@ -57,14 +80,27 @@ export interface Reservation {
     price_per_gpu_hour: Money;
     cancellation_policy: string;
   };
+  /** The latest payment of the reservation itself (extensions have their own). */
   payment: {
-    method: string;
+    method: 'checkout' | 'saved_card' | string;
     id?: string;
-    status?: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'canceled';
+    status?: PaymentStatus;
     checkout_url?: string | null;
-    amount_refunded?: number;
+    amount_paid?: Money;
+    /** Money in the contract; older gateways sent bare minor units. */
+    amount_refunded?: Money | number;
+    refunds?: Refund[];
   };
-  ssh: { fingerprint: string; endpoint: string | null };
+  cancellation?: Cancellation;
+  extensions?: ReservationExtension[];
+  ssh: {
+    fingerprint: string;
+    /** host:port once running. */
+    endpoint: string | null;
+    user?: string | null;
+    /** e.g. "ssh -p 22 ubuntu@host", once running. */
+    command?: string | null;
+  };
   created_at: string;
   /** Oldest first. */
   events: ReservationEvent[];
@@ -75,11 +111,24 @@ export interface ReservationPage {
   next_cursor: string | null;
 }
 
+export type PaymentChoice = 'checkout' | 'saved_card';
+
 export interface ReservationRequest {
   quote_id: string;
   ssh_public_key: string;
-  payment: 'checkout';
+  payment: PaymentChoice;
 }
+
+export interface ExtendRequest {
+  hours: number;
+  payment: PaymentChoice;
+}
+
+/** Statuses in which a reservation can be extended. */
+export const EXTENDABLE_STATUSES: readonly string[] = ['confirmed', 'provisioning', 'running'];
+
+/** Statuses after which nothing changes any more. */
+export const FINAL_STATUSES: readonly string[] = ['completed', 'expired', 'cancelled', 'failed'];
 
 export const RESERVATION_PAGE_SIZE = 20;
 
@@ -139,11 +188,26 @@ export function getReservation(id: string, signal?: AbortSignal): Promise<Reserv
   return getJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}`, { signal, cache: 'no-store' });
 }
 
-/** `POST /api/v1/reservations/{id}/cancel` (no body): only unpaid holds, for now. */
+/**
+ * `POST /api/v1/reservations/{id}/cancel` (no body): releases an unpaid hold, or cancels a paid
+ * reservation and refunds it by the cancellation policy.
+ */
 export function cancelReservation(me: Me | null, id: string): Promise<Reservation> {
   return fetchJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}/cancel`, {
     method: 'POST',
     headers: csrfHeaders(me),
+  });
+}
+
+/** `POST /api/v1/reservations/{id}/extend`: holds more hours on the same GPUs and charges them. */
+export function extendReservation(
+  me: Me | null,
+  id: string,
+  request: ExtendRequest,
+  idempotencyKey: string,
+): Promise<Reservation> {
+  return postJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}/extend`, request, {
+    headers: { ...csrfHeaders(me), 'Idempotency-Key': idempotencyKey },
   });
 }
 

@@ -24,4 +24,20 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
 ];
 
+/** Shown in the header only to signed-in visitors, after "Reservations". */
+export const PAYMENTS_NAV_ITEM: NavItem = {
+  path: '/payments',
+  label: 'Payments',
+  summary: 'Your card payments with their receipts and refunds.',
+};
+
+/** The header navigation: signed-in visitors also get "Payments". */
+export function navItems(signedIn: boolean): readonly NavItem[] {
+  if (!signedIn) {
+    return NAV_ITEMS;
+  }
+  const at = NAV_ITEMS.findIndex((item) => item.path === '/reservations') + 1;
+  return [...NAV_ITEMS.slice(0, at), PAYMENTS_NAV_ITEM, ...NAV_ITEMS.slice(at)];
+}
+
 export const SITE_NAME = 'GPU Rental Gateway';

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { providerAuthHref, providerLabel, PROVIDERS, signInPageHref } from '../auth';
 import { formatDateTime } from '../format';
+import { PaymentMethodsSection } from '../payment-methods';
 import { Link } from '../router';
 import { markSignedOut, useSession, type Me } from '../session';
 import {
@@ -72,7 +73,7 @@ export function AccountPage() {
           </div>
         )}
         <div id="account-signed-out" class="panel">
-          <p>Sign in to see your profile, your sign-in methods and your API tokens.</p>
+          <p>Sign in to see your profile, your sign-in methods, your saved card and your API tokens.</p>
           <Link id="account-signin" class="btn btn--primary" href={signInPageHref('/account')}>
             Sign in
           </Link>
@@ -86,6 +87,7 @@ export function AccountPage() {
       <h1>Account</h1>
       <Profile me={session.me} />
       <SignInMethods me={session.me} />
+      <PaymentMethodsSection me={session.me} />
       <Tokens me={session.me} />
     </>
   );

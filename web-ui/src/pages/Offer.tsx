@@ -32,7 +32,9 @@ import {
   type OfferDetail,
   type Quote,
 } from '../offers';
+import { cardLabel, paymentDeclined, useSavedCard, type PaymentDeclined } from '../payments';
 import { ItemsTable } from '../price-table';
+import { ProblemAlert } from '../problem';
 import {
   createReservation,
   handleSessionEnded,
@@ -42,6 +44,7 @@ import {
   rememberSshKey,
   reservationConflict,
   reservationHref,
+  type PaymentChoice,
   type ReservationConflict,
   type ReservationRequest,
 } from '../reservations';
@@ -717,7 +720,7 @@ function QuotePanel({ quote, headingRef, onTryWindow }: QuotePanelProps) {
       </p>
       <h3 class="subheading">Cancellation policy</h3>
       <p id="quote-cancellation-policy" class="quote-policy">
-        {quote.cancellation_policy}
+        {quote.cancellation_policy || 'No cancellation policy was given with this quote.'}
       </p>
       <ReserveArea quote={quote} expired={expired} onTryWindow={onTryWindow} />
       <p class="hint">
@@ -740,6 +743,10 @@ interface ReserveProblem {
   conflict: ReservationConflict | null;
   /** A network failure: retrying reuses the Idempotency-Key, so it cannot book twice. */
   retryable: boolean;
+  /** HTTP status of the answer, 0 when none came. */
+  status: number;
+  /** A saved-card charge was refused (402). */
+  declined: PaymentDeclined | null;
 }
 
 function conflictFreeText(free: number | null): string | null {
@@ -766,6 +773,11 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
   const [sshKey, setSshKey] = useState(() => rememberedSshKey());
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ReserveProblem | null>(null);
+  // The saved card is looked up once the form opens (signed in only).
+  const saved = useSavedCard(open && Boolean(me));
+  const card = saved.card;
+  /** The payment of the button that submitted the form. */
+  const chosenPayment = useRef<PaymentChoice>('checkout');
   const keyRef = useRef<HTMLTextAreaElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const focusOnOpen = useRef(false);
@@ -786,6 +798,13 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
       keyRef.current?.focus();
     }
   }, [open]);
+
+  useEffect(() => {
+    if (saved.error) {
+      // Without the card only checkout is offered; an ended session signs out.
+      handleSessionEnded(saved.error);
+    }
+  }, [saved.error]);
 
   // A new quote starts afresh.
   useEffect(() => {
@@ -868,7 +887,15 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
     }
     const key = sshKey.trim();
     const local = (keyError: string) =>
-      fail({ message: 'Please correct the SSH public key.', keyError, others: [], conflict: null, retryable: false });
+      fail({
+        message: 'Please correct the SSH public key.',
+        keyError,
+        others: [],
+        conflict: null,
+        retryable: false,
+        status: 0,
+        declined: null,
+      });
     if (!key) {
       local('Paste your SSH public key, e.g. the contents of ~/.ssh/id_ed25519.pub.');
       return;
@@ -881,7 +908,8 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
       local('Paste one public key, on a single line.');
       return;
     }
-    const request: ReservationRequest = { quote_id: quote.id, ssh_public_key: key, payment: 'checkout' };
+    const payment: PaymentChoice = chosenPayment.current === 'saved_card' && card ? 'saved_card' : 'checkout';
+    const request: ReservationRequest = { quote_id: quote.id, ssh_public_key: key, payment };
     const body = JSON.stringify(request);
     if (!attempt.current || attempt.current.body !== body) {
       attempt.current = { key: newIdempotencyKey(), body };
@@ -928,6 +956,8 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
         others,
         conflict: reservationConflict(caught),
         retryable: !answered || caught.status >= 500,
+        status: answered ? caught.status : 0,
+        declined: paymentDeclined(caught),
       });
     } finally {
       if (mounted.current) {
@@ -977,15 +1007,16 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
             cancellation policy above applies.
           </p>
           {problem && (
-            <div id="reserve-error" class="alert alert--error" role="alert" tabIndex={-1} ref={alertRef}>
-              <p>{problem.message}</p>
-              {problem.others.length > 0 && (
-                <ul class="field-errors">
-                  {problem.others.map((detail, index) => (
-                    <li key={index}>{detail}</li>
-                  ))}
-                </ul>
-              )}
+            <ProblemAlert
+              alertRef={alertRef}
+              problem={{
+                message: problem.message,
+                fields: problem.others,
+                checkoutUrl: problem.declined?.checkoutUrl ?? null,
+                status: problem.status,
+                declineCode: problem.declined?.declineCode ?? null,
+              }}
+            >
               {conflict && (
                 <>
                   {freeText && <p id="reserve-gpus-free">{freeText}</p>}
@@ -1014,8 +1045,15 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
                   )}
                 </>
               )}
-              {problem.retryable && <p>Press “Hold these GPUs” again to retry.</p>}
-            </div>
+              {problem.declined && (
+                <p id="reserve-declined-note">
+                  {problem.declined.checkoutUrl
+                    ? 'Your card was not charged; the GPUs stay held while you pay at checkout.'
+                    : 'Your card was not charged and the GPUs were released. Try again to pay at checkout, or save another card on your account page.'}
+                </p>
+              )}
+              {problem.retryable && <p>Press the button again to retry; it cannot book twice.</p>}
+            </ProblemAlert>
           )}
           <div class="field">
             <label for="reserve-ssh-key">SSH public key</label>
@@ -1047,17 +1085,51 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
             )}
           </div>
           <p id="reserve-payment-note" class="note">
-            Payment opens soon: the GPUs stay held for you until the hold expires.
+            {card
+              ? `Pay now with your saved card (${cardLabel(card)}), or hold the GPUs and pay by card at checkout before the hold expires.`
+              : 'You pay by card at checkout next; the GPUs stay held for you until the hold expires.'}
           </p>
-          <button
-            id="confirm-reserve"
-            type="submit"
-            class="btn btn--primary"
-            aria-disabled={busy ? 'true' : undefined}
-            aria-busy={busy ? 'true' : undefined}
-          >
-            {busy ? 'Holding…' : 'Hold these GPUs'}
-          </button>
+          <div class="reserve-actions">
+            {card && (
+              <button
+                id="pay-saved-card"
+                type="submit"
+                aria-describedby="reserve-payment-note quote-cancellation-policy"
+                class="btn btn--primary"
+                aria-disabled={busy ? 'true' : undefined}
+                aria-busy={busy && chosenPayment.current === 'saved_card' ? 'true' : undefined}
+                onClick={() => {
+                  chosenPayment.current = 'saved_card';
+                }}
+              >
+                {busy && chosenPayment.current === 'saved_card'
+                  ? 'Paying…'
+                  : `Pay with saved card (${cardLabel(card)})`}
+              </button>
+            )}
+            <button
+              id="confirm-reserve"
+              type="submit"
+              aria-describedby="reserve-payment-note quote-cancellation-policy"
+              class={card ? 'btn' : 'btn btn--primary'}
+              aria-disabled={busy ? 'true' : undefined}
+              aria-busy={busy && chosenPayment.current === 'checkout' ? 'true' : undefined}
+              onClick={() => {
+                chosenPayment.current = 'checkout';
+              }}
+            >
+              {busy && chosenPayment.current === 'checkout'
+                ? 'Holding…'
+                : card
+                  ? 'Hold and pay at checkout'
+                  : 'Hold these GPUs'}
+            </button>
+          </div>
+          {saved.loading && (
+            <p class="hint" role="status">
+              Looking for a saved card…
+            </p>
+          )}
         </form>
       )}
     </>

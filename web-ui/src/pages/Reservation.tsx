@@ -1,34 +1,37 @@
-import type { JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { signInPageHref } from '../auth';
-import { formatRemaining, useNow } from '../clock';
+import { formatApproxIn, formatCountdown, formatLongCountdown, useNow } from '../clock';
 import { formatDateTime } from '../format';
-import { errorText, formatCount, gpusLabel, isAbort, money, offerHref } from '../offers';
+import { useReservationChanges } from '../live';
+import { errorText, formatCount, gpusLabel, isAbort, money, offerHref, type Money } from '../offers';
+import { safeCheckoutUrl } from '../payments';
 import { ItemsTable } from '../price-table';
+import type { ShownProblem } from '../problem';
 import {
-  cancelReservation,
+  EXTENDABLE_STATUSES,
+  FINAL_STATUSES,
   getReservation,
   handleSessionEnded,
   reservationHref,
-  statusClass,
   statusLabel,
   type Reservation,
 } from '../reservations';
 import { SITE_NAME } from '../routes';
 import { Link } from '../router';
 import { useSession, type Me } from '../session';
+import { StatusBadge } from '../status-badge';
+import { CancelControl, canCancel, type CancelControlProps } from './reservation/Cancel';
+import { ExtendPanel } from './reservation/Extend';
+import { PaymentSection } from './reservation/Payment';
+
+export { StatusBadge };
 
 /** While a hold awaits payment, the page re-reads the reservation this often. */
 const POLL_MS = 5000;
-
-export function StatusBadge({ status, id }: { status: string; id?: string }) {
-  return (
-    <span id={id} class={`status-badge status-badge--${statusClass(status)}`} data-status={status}>
-      {statusLabel(status)}
-    </span>
-  );
-}
+/** Other live states: without the event stream, and as a safety net with it. */
+const POLL_OFFLINE_MS = 15000;
+const POLL_ONLINE_MS = 60000;
 
 /** `/reservations/{id}` */
 export function ReservationPage({ id }: { id: string }) {
@@ -87,18 +90,25 @@ interface LoadError {
   message: string;
 }
 
+/** Which action the one alert on the page belongs to (it is shown next to that action). */
+interface PageProblem {
+  source: 'cancel' | 'extend';
+  problem: ShownProblem;
+}
+
+/** Parts of the page that go away when the status changes; focus must not vanish with them. */
+const TRANSIENT = '#hold, #status-panel, #cancel-section, #extend';
+
 function ReservationView({ id, me }: { id: string; me: Me }) {
   const [reservation, setReservation] = useState<Reservation | null>(null);
   const [loadError, setLoadError] = useState<LoadError | null>(null);
   const [refreshError, setRefreshError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<PageProblem | null>(null);
+  const [cancelResult, setCancelResult] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const [confirming, setConfirming] = useState(false);
-  const [cancelling, setCancelling] = useState(false);
   const [reloadKey, setReloadKey] = useState(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
   const lastStatus = useRef<string | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const mounted = useRef(true);
@@ -114,8 +124,7 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
   const apply = useCallback((next: Reservation) => {
     if (lastStatus.current !== null && lastStatus.current !== next.status) {
       setAnnouncement(`Status changed to ${statusLabel(next.status)}.`);
-      // The hold's buttons may go away: don't leave keyboard focus on nothing.
-      if (document.activeElement?.closest('#hold')) {
+      if (document.activeElement?.closest(TRANSIENT)) {
         window.setTimeout(() => {
           if (!document.activeElement || document.activeElement === document.body) {
             headingRef.current?.focus();
@@ -127,7 +136,7 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
     setReservation(next);
   }, []);
 
-  /** Reads the reservation; `quiet` (polling) keeps the page as it is when that fails. */
+  /** Reads the reservation; `quiet` (polling, live updates) keeps the page as it is when that fails. */
   const load = useCallback(
     async (quiet: boolean) => {
       inFlight.current?.abort();
@@ -168,20 +177,39 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
     void load(false);
   }, [load, reloadKey]);
 
-  const status = reservation?.status ?? null;
-  const pending = status === 'pending_payment';
-  const notFound = loadError?.status === 404;
+  const refreshQuietly = useCallback(() => {
+    void load(true);
+  }, [load]);
 
-  // While the hold awaits payment, re-read it so "expired" (or a payment) shows up.
+  const status = reservation?.status ?? null;
+  const notFound = loadError?.status === 404;
+  const final = status !== null && FINAL_STATUSES.includes(status);
+  const watching = reservation !== null && !final && !notFound;
+
+  // Live: every change to this reservation, made on any node, re-reads it.
+  const connected = useReservationChanges(watching, (change) => {
+    if (change.reservation_id === id) {
+      void load(true);
+    }
+  });
+
+  // Polling: fast while a hold awaits payment, slow as a safety net otherwise.
+  const pollMs = !watching
+    ? 0
+    : status === 'pending_payment'
+      ? POLL_MS
+      : connected
+        ? POLL_ONLINE_MS
+        : POLL_OFFLINE_MS;
   useEffect(() => {
-    if (!pending || notFound) {
+    if (pollMs === 0) {
       return;
     }
     const timer = window.setInterval(() => {
       if (!document.hidden && !inFlight.current) {
         void load(true);
       }
-    }, POLL_MS);
+    }, pollMs);
     const onVisible = () => {
       if (!document.hidden) {
         void load(true);
@@ -192,76 +220,60 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
       window.clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [pending, notFound, load]);
-
-  useEffect(() => {
-    if (!pending) {
-      setConfirming(false);
-    }
-  }, [pending]);
+  }, [pollMs, load]);
 
   useEffect(() => {
     document.title = notFound ? `Reservation not found — ${SITE_NAME}` : `Reservation ${id} — ${SITE_NAME}`;
   }, [id, notFound]);
 
-  const onCancelClick = async () => {
-    if (cancelling || !reservation) {
-      return;
+  useEffect(() => {
+    if (cancelResult) {
+      resultRef.current?.focus();
     }
-    if (!confirming) {
-      setConfirming(true);
-      setActionError(null);
-      setAnnouncement('Press “Confirm cancel” to release the held GPUs, or “Keep hold” to keep them.');
-      return;
-    }
-    setCancelling(true);
-    setActionError(null);
-    try {
-      const updated = await cancelReservation(me, reservation.id);
-      if (!mounted.current) {
-        return;
-      }
-      setConfirming(false);
-      if (updated && typeof updated.id === 'string') {
-        apply(updated);
-      }
-      setAnnouncement('Hold cancelled: the GPUs are released.');
-      // The buttons are gone: continue from the heading.
-      headingRef.current?.focus();
-      void load(true);
-    } catch (caught) {
-      if (!mounted.current || handleSessionEnded(caught)) {
-        return;
-      }
-      setConfirming(false);
-      setActionError(`Could not cancel the hold: ${errorText(caught, 'request failed')}`);
-      window.setTimeout(() => alertRef.current?.focus(), 0);
-      // It may have expired or been paid meanwhile.
-      void load(true);
-    } finally {
-      if (mounted.current) {
-        setCancelling(false);
-      }
-    }
-  };
+  }, [cancelResult]);
 
-  const keepHold = () => {
-    setConfirming(false);
-    setAnnouncement('The hold is kept.');
-    cancelRef.current?.focus();
-  };
-
-  const onHoldOver = useCallback(() => {
-    // The server's sweeper turns it "expired" shortly; read it now rather than at the next tick.
+  /** A countdown reached zero: the server moves the status shortly; read it now. */
+  const onTimeReached = useCallback(() => {
     if (!inFlight.current) {
       void load(true);
     }
   }, [load]);
 
+  const problemFor = (source: PageProblem['source']) => (problem?.source === source ? problem.problem : null);
+  const setProblemFor = (source: PageProblem['source']) => (next: ShownProblem | null) =>
+    setProblem((current) => (next ? { source, problem: next } : current?.source === source ? null : current));
+
+  const onCancelled = (updated: Reservation | null, shownRefund: Money | null) => {
+    const hold = reservation?.status === 'pending_payment';
+    if (updated) {
+      apply(updated);
+    }
+    const refund = latestRefund(updated) ?? shownRefund;
+    const message = hold
+      ? 'Hold cancelled: the GPUs are released.'
+      : refund && refund.amount > 0
+        ? `Reservation cancelled. ${money(refund)} is refunded to your card.`
+        : 'Reservation cancelled. Nothing is refunded under the cancellation policy.';
+    setCancelResult(message);
+    setAnnouncement(message);
+    void load(true);
+  };
+
+  const cancelProps: Omit<CancelControlProps, 'reservation'> = {
+    me,
+    problem: problemFor('cancel'),
+    onProblem: setProblemFor('cancel'),
+    onCancelled,
+    onRefresh: refreshQuietly,
+    announce: setAnnouncement,
+  };
+
   const heading = reservation ? (
     <>
       Reservation <span class="reservation-title__id">{reservation.id}</span>{' '}
-      <StatusBadge id="reservation-status" status={reservation.status} />
+      <span id="status" class="status-live" data-status={reservation.status}>
+        <StatusBadge id="reservation-status" status={reservation.status} />
+      </span>
     </>
   ) : notFound ? (
     'Reservation not found'
@@ -304,9 +316,9 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
             {gpusLabel(reservation.gpu_count)} × {formatCount(reservation.hours)} h, {formatDateTime(reservation.start)}{' '}
             to {formatDateTime(reservation.end)}
           </p>
-          {actionError && (
-            <div id="reservation-error" class="alert alert--error" role="alert" tabIndex={-1} ref={alertRef}>
-              <p>{actionError}</p>
+          {cancelResult && (
+            <div id="cancel-result" class="panel panel--success" tabIndex={-1} ref={resultRef}>
+              <p>{cancelResult}</p>
             </div>
           )}
           {refreshError && (
@@ -314,55 +326,117 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
               Could not refresh the status ({refreshError}); trying again in a few seconds.
             </p>
           )}
-          {pending && (
-            <section id="hold" class="panel hold-panel" aria-labelledby="hold-heading">
-              <h2 id="hold-heading">GPUs on hold</h2>
-              {reservation.hold_expires_at && (
-                <HoldCountdown expiresAt={reservation.hold_expires_at} onOver={onHoldOver} />
-              )}
-              {reservation.payment.checkout_url && reservation.payment.status === 'pending' ? (
-                <p id="payment-note" class="note">
-                  Pay before the hold ends to confirm the reservation.{' '}
-                  <a id="pay" class="btn btn--primary" href={reservation.payment.checkout_url}>
-                    Pay by card
-                  </a>
-                </p>
-              ) : (
-                <p id="payment-note" class="note">
-                  No card payment was started for this hold; the GPUs stay held until it ends.
-                </p>
-              )}
-              <div class="form-actions">
-                <button
-                  id="cancel-reservation"
-                  ref={cancelRef}
-                  type="button"
-                  class={`btn btn--danger${confirming ? ' cancel-reservation--confirm' : ''}`}
-                  disabled={cancelling}
-                  aria-busy={cancelling ? 'true' : undefined}
-                  onClick={() => void onCancelClick()}
-                  onKeyDown={(event: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => {
-                    if (event.key === 'Escape' && confirming) {
-                      event.preventDefault();
-                      keepHold();
-                    }
-                  }}
-                >
-                  {cancelling ? 'Cancelling…' : confirming ? 'Confirm cancel' : 'Cancel hold'}
-                </button>
-                {confirming && !cancelling && (
-                  <button id="keep-reservation" type="button" class="btn" onClick={keepHold}>
-                    Keep hold
-                  </button>
-                )}
-              </div>
+          <StatusPanel reservation={reservation} cancelProps={cancelProps} onTimeReached={onTimeReached} />
+          <SshAccess reservation={reservation} />
+          {EXTENDABLE_STATUSES.includes(reservation.status) && (
+            <ExtendPanel
+              reservation={reservation}
+              me={me}
+              problem={problemFor('extend')}
+              onProblem={setProblemFor('extend')}
+              onExtended={apply}
+              onRefresh={refreshQuietly}
+              announce={setAnnouncement}
+            />
+          )}
+          {reservation.status !== 'pending_payment' && canCancel(reservation) && (
+            <section id="cancel-section" class="section" aria-labelledby="cancel-heading">
+              <h2 id="cancel-heading">Cancel</h2>
+              <CancelControl reservation={reservation} {...cancelProps} />
             </section>
           )}
-          {status === 'expired' && <LapsedHold reservation={reservation} />}
           <Details reservation={reservation} />
+          <PaymentSection reservation={reservation} />
+          <Price reservation={reservation} />
+          <section class="section" aria-labelledby="reservation-timeline-heading">
+            <h2 id="reservation-timeline-heading">Status history</h2>
+            <Timeline reservation={reservation} />
+          </section>
         </>
       )}
     </>
+  );
+}
+
+/** The newest refund in an answer, if any. */
+function latestRefund(r: Reservation | null): Money | null {
+  const refunds = r?.payment?.refunds;
+  if (!Array.isArray(refunds) || refunds.length === 0) {
+    return null;
+  }
+  const newest = [...refunds].sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())[0];
+  return newest?.amount ?? null;
+}
+
+interface StatusPanelProps {
+  reservation: Reservation;
+  cancelProps: Omit<CancelControlProps, 'reservation'>;
+  onTimeReached: () => void;
+}
+
+/** What the status means now: the hold and its countdown, the time to the start, or the time left. */
+function StatusPanel({ reservation: r, cancelProps, onTimeReached }: StatusPanelProps) {
+  switch (r.status) {
+    case 'pending_payment':
+      return <HoldPanel reservation={r} cancelProps={cancelProps} onOver={onTimeReached} />;
+    case 'expired':
+      return <LapsedHold reservation={r} />;
+    case 'confirmed':
+      return (
+        <section id="status-panel" class="panel status-panel" aria-labelledby="status-panel-heading">
+          <h2 id="status-panel-heading">Confirmed</h2>
+          <TimeUntil id="starts-in" at={r.start} label="Starts" what="until the start" onOver={onTimeReached} />
+          <p class="hint">Your machine is prepared at the start; the SSH command appears here once it runs.</p>
+        </section>
+      );
+    case 'provisioning':
+      return (
+        <section id="status-panel" class="panel status-panel" aria-labelledby="status-panel-heading">
+          <h2 id="status-panel-heading">Preparing your machine</h2>
+          <p>The GPUs are being set up; the SSH command appears here in a moment.</p>
+          <TimeUntil id="time-left" at={r.end} label="Ends" what="left" onOver={onTimeReached} />
+        </section>
+      );
+    case 'running':
+      return (
+        <section id="status-panel" class="panel status-panel status-panel--running" aria-labelledby="status-panel-heading">
+          <h2 id="status-panel-heading">Running</h2>
+          <TimeUntil id="time-left" at={r.end} label="Ends" what="left" onOver={onTimeReached} />
+        </section>
+      );
+    default:
+      return null;
+  }
+}
+
+function HoldPanel({
+  reservation: r,
+  cancelProps,
+  onOver,
+}: {
+  reservation: Reservation;
+  cancelProps: Omit<CancelControlProps, 'reservation'>;
+  onOver: () => void;
+}) {
+  const checkout = r.payment?.status === 'pending' ? safeCheckoutUrl(r.payment.checkout_url) : null;
+  return (
+    <section id="hold" class="panel hold-panel" aria-labelledby="hold-heading">
+      <h2 id="hold-heading">GPUs on hold</h2>
+      {r.hold_expires_at && <HoldCountdown expiresAt={r.hold_expires_at} onOver={onOver} />}
+      {checkout ? (
+        <p id="payment-note" class="note">
+          Pay before the hold ends to confirm the reservation.{' '}
+          <a id="pay" class="btn btn--primary" href={checkout}>
+            Pay {money(r.price?.total)} by card
+          </a>
+        </p>
+      ) : (
+        <p id="payment-note" class="note">
+          No card payment was started for this hold; the GPUs stay held until it ends.
+        </p>
+      )}
+      {canCancel(r) && <CancelControl reservation={r} {...cancelProps} />}
+    </section>
   );
 }
 
@@ -395,16 +469,13 @@ function LapsedHold({ reservation: r }: { reservation: Reservation }) {
   );
 }
 
-/** "1 h 04 min 09 s", "4 min 07 s", "9 s": ticks visibly every second. */
-function formatCountdown(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  if (total < 3600) {
-    return formatRemaining(ms);
-  }
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  return `${hours} h ${String(minutes).padStart(2, '0')} min ${String(seconds).padStart(2, '0')} s`;
+/** Calls `onOver` once when the countdown reaches zero. */
+function useOver(over: boolean, onOver: () => void): void {
+  useEffect(() => {
+    if (over) {
+      onOver();
+    }
+  }, [over]);
 }
 
 /**
@@ -417,12 +488,7 @@ function HoldCountdown({ expiresAt, onOver }: { expiresAt: string; onOver: () =>
   const now = useNow(valid && at > Date.now());
   const remaining = valid ? at - now : 0;
   const over = valid && remaining <= 0;
-
-  useEffect(() => {
-    if (over) {
-      onOver();
-    }
-  }, [over]);
+  useOver(over, onOver);
 
   if (!valid) {
     return null;
@@ -449,112 +515,142 @@ function HoldCountdown({ expiresAt, onOver }: { expiresAt: string; onOver: () =>
   );
 }
 
-function Details({ reservation: r }: { reservation: Reservation }) {
-  const indexes = Array.isArray(r.gpu_indexes) ? r.gpu_indexes : [];
+interface TimeUntilProps {
+  /** Element id of the ticking text. */
+  id: string;
+  at: string;
+  /** "Starts", "Ends" */
+  label: string;
+  /** "until the start", "left" */
+  what: string;
+  onOver: () => void;
+}
+
+/** "Ends 3 Dec, 14:00 UTC: 2 h 04 min 09 s left", ticking; screen readers get a coarse summary. */
+function TimeUntil({ id, at, label, what, onOver }: TimeUntilProps) {
+  const time = new Date(at).getTime();
+  const valid = !Number.isNaN(time);
+  const now = useNow(valid && time > Date.now());
+  const remaining = valid ? time - now : 0;
+  const over = valid && remaining <= 0;
+  useOver(over, onOver);
+
+  if (!valid) {
+    return null;
+  }
   return (
     <>
-      <section class="section" aria-labelledby="reservation-window-heading">
-        <h2 id="reservation-window-heading">Window and GPUs</h2>
-        <dl class="details">
-          <div>
-            <dt>Window</dt>
-            <dd id="reservation-window">
-              <time dateTime={r.start}>{formatDateTime(r.start)}</time> to{' '}
-              <time dateTime={r.end}>{formatDateTime(r.end)}</time> ({formatCount(r.hours)} h)
-            </dd>
-          </div>
-          <div>
-            <dt>GPUs</dt>
-            <dd id="reservation-gpus">
-              {gpusLabel(r.gpu_count)}
-              {indexes.length > 0 && (
-                <>
-                  {' '}
-                  (GPU {indexes.length === 1 ? 'index' : 'indexes'} {indexes.map((index) => formatCount(index)).join(', ')})
-                </>
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>Offer</dt>
-            <dd>
-              <Link id="reservation-offer" href={`/catalog/${encodeURIComponent(r.offer_id)}`}>
-                <code>{r.offer_id}</code>
-              </Link>
-            </dd>
-          </div>
-          <div>
-            <dt>Host</dt>
-            <dd>
-              <code id="reservation-host">{r.host_id}</code>
-            </dd>
-          </div>
-          <div>
-            <dt>Payment</dt>
-            <dd id="reservation-payment">
-              {r.payment?.method === 'checkout' ? 'Checkout' : r.payment?.method || '—'}
-              {r.status === 'pending_payment' && <span class="muted"> (opens soon)</span>}
-            </dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd id="reservation-created">{formatDateTime(r.created_at)}</dd>
-          </div>
-        </dl>
-      </section>
-      <section class="section" aria-labelledby="reservation-price-heading">
-        <h2 id="reservation-price-heading">Price</h2>
-        {r.price ? (
-          <>
-            <ItemsTable
-              id="reservation-price-items"
-              items={r.price.items}
-              total={r.price.total}
-              totalId="reservation-total"
-              caption="Price of this reservation, item by item"
-            />
-            <p class="hint">
-              {money(r.price.price_per_gpu_hour)} per GPU-hour before discounts, fees and taxes. Quote{' '}
-              <code>{r.price.quote_id}</code>.
-            </p>
-            {r.price.cancellation_policy && (
-              <>
-                <h3 class="subheading">Cancellation policy</h3>
-                <p id="reservation-cancellation-policy" class="quote-policy">
-                  {r.price.cancellation_policy}
-                </p>
-              </>
-            )}
-          </>
-        ) : (
-          <p class="muted">No price recorded.</p>
-        )}
-      </section>
-      <SshAccess reservation={r} />
-      <section class="section" aria-labelledby="reservation-timeline-heading">
-        <h2 id="reservation-timeline-heading">Status history</h2>
-        <Timeline reservation={r} />
-      </section>
+      <p class="countdown-line">
+        {label} <time dateTime={at}>{formatDateTime(at)}</time>:{' '}
+        <strong id={id} class="countdown" aria-hidden="true" data-remaining-ms={Math.max(0, remaining)}>
+          {over ? 'now' : `${formatLongCountdown(remaining)} ${what}`}
+        </strong>
+      </p>
+      <p id={`${id}-summary`} class="visually-hidden">
+        {over ? `${label} now.` : `${label} ${formatApproxIn(remaining)}.`}
+      </p>
     </>
   );
 }
 
+function Details({ reservation: r }: { reservation: Reservation }) {
+  const indexes = Array.isArray(r.gpu_indexes) ? r.gpu_indexes : [];
+  return (
+    <section class="section" aria-labelledby="reservation-window-heading">
+      <h2 id="reservation-window-heading">Window and GPUs</h2>
+      <dl class="details">
+        <div>
+          <dt>Window</dt>
+          <dd id="reservation-window">
+            <time dateTime={r.start}>{formatDateTime(r.start)}</time> to{' '}
+            <time dateTime={r.end}>{formatDateTime(r.end)}</time> ({formatCount(r.hours)} h)
+          </dd>
+        </div>
+        <div>
+          <dt>GPUs</dt>
+          <dd id="reservation-gpus">
+            {gpusLabel(r.gpu_count)}
+            {indexes.length > 0 && (
+              <>
+                {' '}
+                (GPU {indexes.length === 1 ? 'index' : 'indexes'} {indexes.map((index) => formatCount(index)).join(', ')})
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Offer</dt>
+          <dd>
+            <Link id="reservation-offer" href={`/catalog/${encodeURIComponent(r.offer_id)}`}>
+              <code>{r.offer_id}</code>
+            </Link>
+          </dd>
+        </div>
+        <div>
+          <dt>Host</dt>
+          <dd>
+            <code id="reservation-host">{r.host_id}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd id="reservation-created">{formatDateTime(r.created_at)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function Price({ reservation: r }: { reservation: Reservation }) {
+  return (
+    <section class="section" aria-labelledby="reservation-price-heading">
+      <h2 id="reservation-price-heading">Price</h2>
+      {r.price ? (
+        <>
+          <ItemsTable
+            id="reservation-price-items"
+            items={r.price.items}
+            total={r.price.total}
+            totalId="reservation-total"
+            caption="Price of this reservation, item by item"
+          />
+          <p class="hint">
+            {money(r.price.price_per_gpu_hour)} per GPU-hour before discounts, fees and taxes. Quote{' '}
+            <code>{r.price.quote_id}</code>.
+          </p>
+          {r.price.cancellation_policy && (
+            <>
+              <h3 class="subheading">Cancellation policy</h3>
+              <p id="reservation-cancellation-policy" class="quote-policy">
+                {r.price.cancellation_policy}
+              </p>
+            </>
+          )}
+        </>
+      ) : (
+        <p class="muted">No price recorded.</p>
+      )}
+    </section>
+  );
+}
+
 function SshAccess({ reservation: r }: { reservation: Reservation }) {
-  const endpoint = r.ssh?.endpoint ?? null;
+  const command = r.ssh?.command || r.ssh?.endpoint || null;
   const codeRef = useRef<HTMLElement>(null);
   const [copyStatus, setCopyStatus] = useState('');
 
   const copy = async () => {
-    if (!endpoint) {
+    if (!command) {
       return;
     }
     try {
       if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') {
         throw new Error('Clipboard unavailable');
       }
-      await navigator.clipboard.writeText(endpoint);
+      await navigator.clipboard.writeText(command);
       setCopyStatus('Copied');
     } catch {
+      // No clipboard access (plain HTTP, permissions): select the text for Ctrl+C instead.
       const selection = window.getSelection();
       if (selection && codeRef.current) {
         selection.selectAllChildren(codeRef.current);
@@ -564,8 +660,32 @@ function SshAccess({ reservation: r }: { reservation: Reservation }) {
   };
 
   return (
-    <section class="section" aria-labelledby="ssh-heading">
+    <section id="ssh-access" class="section" aria-labelledby="ssh-heading">
       <h2 id="ssh-heading">SSH access</h2>
+      {command ? (
+        <>
+          <p id="ssh-command-label" class="ssh-command-label">
+            Connect with:
+          </p>
+          <pre id="ssh-command" class="code-block" aria-labelledby="ssh-command-label">
+            <code ref={codeRef}>{command}</code>
+          </pre>
+          <div class="copy-row">
+            <button id="copy-ssh-command" type="button" class="btn" onClick={() => void copy()}>
+              Copy command
+            </button>
+          </div>
+          <p id="ssh-copy-status" class="copy-status" role="status" aria-live="polite">
+            {copyStatus}
+          </p>
+        </>
+      ) : (
+        <p id="ssh-pending" class="muted">
+          {FINAL_STATUSES.includes(r.status)
+            ? 'This reservation is over; its machine is no longer reachable.'
+            : 'The SSH command appears here once your machine is running.'}
+        </p>
+      )}
       <dl class="details">
         <div>
           <dt>Key fingerprint</dt>
@@ -573,27 +693,23 @@ function SshAccess({ reservation: r }: { reservation: Reservation }) {
             <code id="ssh-fingerprint">{r.ssh?.fingerprint || '—'}</code>
           </dd>
         </div>
-      </dl>
-      {endpoint ? (
-        <>
-          <p class="ssh-command-label">Connect with:</p>
-          <pre id="ssh-command" class="code-block">
-            <code ref={codeRef}>{endpoint}</code>
-          </pre>
-          <div class="copy-row">
-            <button id="copy-ssh-command" type="button" class="btn" onClick={() => void copy()}>
-              Copy command
-            </button>
+        {r.ssh?.endpoint && (
+          <div>
+            <dt>Endpoint</dt>
+            <dd>
+              <code id="ssh-endpoint">{r.ssh.endpoint}</code>
+            </dd>
           </div>
-          <p class="copy-status" role="status" aria-live="polite">
-            {copyStatus}
-          </p>
-        </>
-      ) : (
-        <p id="ssh-pending" class="muted">
-          The SSH command appears here once your machine is running.
-        </p>
-      )}
+        )}
+        {r.ssh?.user && (
+          <div>
+            <dt>User</dt>
+            <dd>
+              <code id="ssh-user">{r.ssh.user}</code>
+            </dd>
+          </div>
+        )}
+      </dl>
     </section>
   );
 }
@@ -612,11 +728,30 @@ function Timeline({ reservation: r }: { reservation: Reservation }) {
   return (
     <ol id="reservation-timeline" class="timeline">
       {events.map((event, index) => (
-        <li key={`${event.at}-${index}`} class="timeline__item" data-status={event.to}>
-          <StatusBadge status={event.to} />
+        <li
+          key={`${event.at}-${index}`}
+          class="timeline__item"
+          data-from={event.from ?? ''}
+          data-status={event.to}
+        >
           <time class="timeline__time" dateTime={event.at}>
             {formatDateTime(event.at)}
           </time>
+          <span class="timeline__change">
+            {event.from ? (
+              <>
+                <StatusBadge status={event.from} />
+                <span class="timeline__arrow" aria-hidden="true">
+                  {' '}
+                  →{' '}
+                </span>
+                <span class="visually-hidden"> to </span>
+              </>
+            ) : (
+              <span class="visually-hidden">Created as </span>
+            )}
+            <StatusBadge status={event.to} />
+          </span>
           {event.cause && <span class="timeline__cause">{event.cause}</span>}
         </li>
       ))}

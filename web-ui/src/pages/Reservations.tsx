@@ -14,7 +14,7 @@ import {
 } from '../reservations';
 import { Link, navigate, useSearch } from '../router';
 import { useSession } from '../session';
-import { StatusBadge } from './Reservation';
+import { StatusBadge } from '../status-badge';
 
 /** `/reservations?status=…`: your reservations, newest first, filtered by status. */
 export function ReservationsPage() {

@@ -40,7 +40,7 @@ public final class ReservationRepository {
   private static final String SELECT = """
       SELECT r.*, lower(r.period) AS start_at, upper(r.period) AS end_at,
              array(SELECT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
-                   WHERE rg.reservation_id = r.id ORDER BY g.idx) AS gpu_indexes,
+                   WHERE rg.reservation_id = r.id AND rg.extension_id IS NULL ORDER BY g.idx) AS gpu_indexes,
              coalesce((SELECT json_agg(json_build_object('at', e.at, 'from', e.from_status, 'to', e.to_status,
                          'cause', e.cause) ORDER BY e.id) FROM reservation_events e WHERE e.reservation_id = r.id),
                       '[]') AS events,

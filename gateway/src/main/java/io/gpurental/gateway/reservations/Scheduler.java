@@ -48,7 +48,7 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
              array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
       FROM reservations r WHERE r.id = ANY($1)
-         OR (r.status = 'provisioning' AND r.updated_at < now() - $2::interval)""";
+         OR (r.status = 'provisioning' AND r.updated_at < now() - $2::integer * interval '1 second')""";
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final InstanceLauncher launcher;
@@ -103,7 +103,7 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
       ids[i++] = row.getString("id");
     }
     return repository.pool().preparedQuery(LAUNCHES)
-        .execute(Tuple.of(ids, stuckAfter.toSeconds() + " seconds"))
+        .execute(Tuple.of(ids, (int) stuckAfter.toSeconds()))
         .map(rows -> {
           rows.forEach(row -> launcher.start(new InstanceLauncher.Launch(row.getString("id"), row.getString("host_id"),
               Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key")), this)

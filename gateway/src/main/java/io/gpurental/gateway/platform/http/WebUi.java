@@ -11,7 +11,7 @@ import io.vertx.ext.web.handler.StaticHandler;
  */
 final class WebUi {
   private static final String WEBROOT = "webroot";
-  private static final String APP_ROUTES = "^/(catalog|reservations|account|operator|signin)(/.*)?$";
+  private static final String APP_ROUTES = "^/(catalog|reservations|payments|account|operator|signin)(/.*)?$";
   private static final long ONE_YEAR_SECONDS = 365L * 24 * 3600;
 
   private WebUi() {}

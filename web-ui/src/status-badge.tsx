@@ -1,0 +1,10 @@
+/** A reservation (or extension) status as a coloured, labelled badge. */
+import { statusClass, statusLabel } from './reservations';
+
+export function StatusBadge({ status, id }: { status: string; id?: string }) {
+  return (
+    <span id={id} class={`status-badge status-badge--${statusClass(status)}`} data-status={status}>
+      {statusLabel(status)}
+    </span>
+  );
+}

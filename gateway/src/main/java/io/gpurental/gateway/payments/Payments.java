@@ -107,7 +107,8 @@ public final class Payments {
           });
     }
     if (charge instanceof StripeGateway.OffSessionCharge.Declined declined) {
-      return settleDeclined(payment, declined.code(), declined.declineCode(), declined.message());
+      return settleDeclined(payment, declined.declineCode() != null ? declined.declineCode() : declined.code(),
+          declined.declineCode(), declined.message());
     }
     String message = ((StripeGateway.OffSessionCharge.NeedsAuthentication) charge).message();
     return pool.withTransaction(tx -> PaymentRecords.failed(tx, paymentId, "authentication_required", message))

@@ -1,7 +1,6 @@
 package io.gpurental.gateway.reservations;
 
 import io.vertx.core.Future;
-import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -9,7 +8,7 @@ import io.vertx.sqlclient.Tuple;
 /**
  * What a payment does to the reservation (or extension) it paid for, inside the payment's own
  * transaction. A payment that arrives after its hold lapsed still confirms when the same GPUs are
- * free (the exclusion constraint decides, behind a savepoint); otherwise the caller refunds it.
+ * free; otherwise the caller refunds it.
  */
 public final class ReservationPayments {
   private ReservationPayments() {}
@@ -83,13 +82,17 @@ public final class ReservationPayments {
         + " WHERE id = $1 FOR UPDATE").execute(Tuple.of(id)).map(rows -> rows.iterator().next());
   }
 
-  /** Re-activates released GPU rows if nobody took them meanwhile (else leaves them released). */
+  /**
+   * Re-activates released GPU rows if nobody took them meanwhile (else leaves them released). A
+   * booking racing this one makes the exclusion constraint fail the whole transaction; the
+   * payment's report is then retried (webhook redelivery, reconciler) and finds the GPUs taken.
+   */
   private static Future<Boolean> reclaim(SqlConnection tx, String where, String id) {
-    return tx.query("SAVEPOINT reclaim").execute()
-        .compose(v -> tx.preparedQuery("UPDATE reservation_gpus SET active = true WHERE " + where).execute(Tuple.of(id)))
-        .compose(v -> tx.query("RELEASE SAVEPOINT reclaim").execute().map(true))
-        .recover(failure -> failure instanceof PgException pg && "23P01".equals(pg.getSqlState())
-            ? tx.query("ROLLBACK TO SAVEPOINT reclaim").execute().map(false)
-            : Future.failedFuture(failure));
+    return tx.preparedQuery("SELECT bool_and(NOT EXISTS (SELECT 1 FROM reservation_gpus o WHERE o.gpu_id = rg.gpu_id"
+            + " AND o.active AND o.period && rg.period)) FROM reservation_gpus rg WHERE " + where)
+        .execute(Tuple.of(id))
+        .compose(rows -> !Boolean.TRUE.equals(rows.iterator().next().getBoolean(0)) ? Future.succeededFuture(false)
+            : tx.preparedQuery("UPDATE reservation_gpus SET active = true WHERE " + where).execute(Tuple.of(id))
+                .map(true));
   }
 }

@@ -68,9 +68,9 @@ final class SavedCardStep {
                 .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()));
           }
           publishReleased(reservationId, accountId, payment);
-          JsonObject details = new JsonObject().put("reservation_id", reservationId)
-              .put("code", payment.getString("failure_code"));
           String checkoutUrl = payment.getString("checkout_url");
+          JsonObject details = new JsonObject().put("reservation_id", reservationId)
+              .put("code", checkoutUrl != null ? payment.getString("failure_code") : "card_declined");
           String detail;
           if (checkoutUrl != null) {
             details.put("checkout_url", checkoutUrl);

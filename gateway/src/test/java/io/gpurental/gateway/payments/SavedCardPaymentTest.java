@@ -1,0 +1,112 @@
+package io.gpurental.gateway.payments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.TestGateway;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** API clients pay with the card saved once in a browser: charged off-session, answered synchronously. */
+class SavedCardPaymentTest {
+  private static final Instant START = Instant.now().plus(5, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
+  private static TestGateway node;
+
+  @BeforeAll
+  static void start() {
+    node = TestGateway.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+  }
+
+  @Test
+  void aSavedCardIsListedUsedAndRemoved() {
+    ApiClient carol = ApiClient.signIn(node, "carol");
+    HttpResponse<String> noCard = carol.post("/api/v1/reservations",
+        ApiClient.reservationRequest("off_nyc_h100_01", 1, START, 2, "saved_card"));
+    assertEquals(400, noCard.statusCode(), noCard.body());
+    assertTrue(noCard.body().contains("no saved card"), noCard.body());
+
+    JsonObject card = carol.saveCard("4242424242424242");
+    assertEquals("visa", card.getString("brand"));
+    assertEquals("4242", card.getString("last4"));
+
+    JsonObject reservation = carol.reserve("off_nyc_h100_01", 1, START, 2, "saved_card");
+    assertEquals("confirmed", reservation.getString("status"), "paid before the answer");
+    assertEquals("succeeded", reservation.getJsonObject("payment").getString("status"));
+    JsonObject payment = carol.json("/api/v1/payments").getJsonArray("data").getJsonObject(0);
+    assertEquals(reservation.getString("id"), payment.getString("reservation_id"));
+    assertEquals(reservation.getJsonObject("price").getJsonObject("total").getLong("amount"), payment.getLong("amount"));
+    assertEquals("saved_card", payment.getString("method"));
+    assertNotNull(payment.getJsonObject("receipt").getJsonArray("items"));
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+
+    assertEquals(204, carol.delete("/api/v1/payment-methods/" + card.getString("id")).statusCode());
+    assertTrue(carol.json("/api/v1/payment-methods").getJsonArray("data").isEmpty());
+    assertEquals(404, carol.delete("/api/v1/payment-methods/" + card.getString("id")).statusCode());
+  }
+
+  @Test
+  void aDeclineAnswers402WithTheDeclineCodeAndReleasesTheHold() {
+    ApiClient dave = ApiClient.signIn(node, "dave");
+    dave.saveCard("4000000000000341"); // attaches fine, every charge is declined
+    HttpResponse<String> declined = dave.post("/api/v1/reservations",
+        ApiClient.reservationRequest("off_osl_4090_01", 1, START, 3, "saved_card"));
+    assertEquals(402, declined.statusCode(), declined.body());
+    assertTrue(declined.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+    JsonObject problem = new JsonObject(declined.body());
+    assertEquals("generic_decline", problem.getString("decline_code"));
+    String id = problem.getString("reservation_id");
+    assertEquals("cancelled", dave.json("/api/v1/reservations/" + id).getString("status"));
+    assertEquals(0L, node.sql("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + id + "'")
+        .iterator().next().getLong(0), "the GPUs are free again");
+    assertEquals(0L, node.sql("SELECT count(*) FROM ledger_transactions t JOIN payments p ON p.payment_intent_id = t.ref"
+        + " WHERE p.reservation_id = '" + id + "'").iterator().next().getLong(0), "nothing charged");
+  }
+
+  @Test
+  void aCardNeedingAuthenticationAnswers402WithACheckoutForTheStillHeldGpus() {
+    ApiClient erin = ApiClient.signIn(node, "erin");
+    erin.saveCard("4000002500003155");
+    HttpResponse<String> needsAuth = erin.post("/api/v1/reservations",
+        ApiClient.reservationRequest("off_fra_a100_01", 1, START, 1, "saved_card"));
+    assertEquals(402, needsAuth.statusCode(), needsAuth.body());
+    JsonObject problem = new JsonObject(needsAuth.body());
+    String id = problem.getString("reservation_id");
+    assertEquals("authentication_required", problem.getString("code"));
+    assertEquals("pending_payment", erin.json("/api/v1/reservations/" + id).getString("status"), "still held");
+
+    assertEquals(200, ApiClient.completeCheckout(node, ApiClient.sessionOf(problem.getString("checkout_url")),
+        "4242424242424242").statusCode());
+    erin.awaitStatus(id, "confirmed");
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
+  @Test
+  void retryingWithTheSameKeyChargesOnceAndAnswersTheSame() {
+    ApiClient frank = ApiClient.signIn(node, "frank");
+    frank.saveCard("4242424242424242");
+    String key = UUID.randomUUID().toString();
+    JsonObject request = ApiClient.reservationRequest("off_fra_l40s_01", 2, START.plus(Duration.ofHours(3)), 2,
+        "saved_card");
+    HttpResponse<String> first = frank.post("/api/v1/reservations", request, key);
+    HttpResponse<String> second = frank.post("/api/v1/reservations", request, key);
+    assertEquals(201, first.statusCode(), first.body());
+    assertEquals(first.body(), second.body());
+    String id = new JsonObject(first.body()).getString("id");
+    assertEquals(1L, node.sql("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'payment_intent'"
+        + " AND data -> 'metadata' ->> 'reservation_id' = '" + id + "'").iterator().next().getLong(0));
+  }
+}

@@ -175,8 +175,13 @@ public final class Gateway {
     features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
     PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase);
-    InstanceLauncher instances = config.mode() == Mode.SANDBOX
-        ? new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter()) : new NoHostAgents();
+    InstanceLauncher instances = new NoHostAgents();
+    if (config.mode() == Mode.SANDBOX) {
+      SimulatedHosts hosts = new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter(),
+          config.stripe().secretKey());
+      features.add(hosts);
+      instances = hosts;
+    }
     features.add(new ReservationsFeature(vertx, pool, quotes, catalog.quotes(), config.reservations(),
         config.pricing().maxHours(), payments.payments(), instances, publicBase));
     features.add(payments);

@@ -51,8 +51,16 @@ public final class StripeGateway {
   /** A hosted checkout for one reservation's total. */
   public record Checkout(String sessionId, String url) {}
 
-  /** The account's Stripe customer, created once. */
+  /**
+   * The account's Stripe customer, created once. Two first payments at the same moment ask Stripe
+   * with the same idempotency key; the loser is told the key is in use (409), waits, and finds
+   * the winner's customer.
+   */
   Future<String> customerFor(String accountId) {
+    return customerFor(accountId, 1);
+  }
+
+  private Future<String> customerFor(String accountId, int attempt) {
     return pool.preparedQuery("SELECT customer_id FROM stripe_customers WHERE account_id = $1")
         .execute(Tuple.of(accountId))
         .compose(rows -> rows.size() > 0 ? Future.succeededFuture(rows.iterator().next().getString(0))
@@ -61,7 +69,11 @@ public final class StripeGateway {
                         + " VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING").execute(Tuple.of(accountId, customer))
                     .compose(v -> pool.preparedQuery("SELECT customer_id FROM stripe_customers WHERE account_id = $1")
                         .execute(Tuple.of(accountId)))
-                    .map(stored -> stored.iterator().next().getString(0))));
+                    .map(stored -> stored.iterator().next().getString(0)))
+                .recover(failure -> failure instanceof StripeException stripeFailure
+                    && Integer.valueOf(409).equals(stripeFailure.getStatusCode()) && attempt < 20
+                    ? vertx.timer(100L * attempt).compose(t -> customerFor(accountId, attempt + 1))
+                    : Future.failedFuture(failure)));
   }
 
   private String create(String accountId) throws StripeException {

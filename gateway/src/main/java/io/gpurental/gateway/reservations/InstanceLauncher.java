@@ -21,5 +21,11 @@ public interface InstanceLauncher {
   interface InstanceReports {
     /** The instance is up and reachable: {@code ssh -p port user@host}. */
     Future<Boolean> running(String reservationId, String user, String host, int port);
+
+    /**
+     * The instance failed on the host and cannot be served: the reservation fails, its GPUs are
+     * released and the hours not delivered are credited back to the card automatically.
+     */
+    Future<Boolean> failed(String reservationId, String reason);
   }
 }

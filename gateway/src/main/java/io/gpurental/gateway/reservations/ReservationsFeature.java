@@ -37,7 +37,8 @@ public final class ReservationsFeature implements Feature {
     this.sshKeys = new SshKeysApi(pool);
     this.live = new LiveUpdates(vertx);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
-    this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER);
+    this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
+        new HostFailures(vertx, repository, payments));
     sweeper.start();
     scheduler.start(config.schedulerInterval());
   }

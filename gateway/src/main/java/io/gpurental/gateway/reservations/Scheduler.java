@@ -53,13 +53,16 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
   private final ReservationRepository repository;
   private final InstanceLauncher launcher;
   private final Duration stuckAfter;
+  private final HostFailures failures;
   private long timer = -1;
 
-  Scheduler(Vertx vertx, ReservationRepository repository, InstanceLauncher launcher, Duration stuckAfter) {
+  Scheduler(Vertx vertx, ReservationRepository repository, InstanceLauncher launcher, Duration stuckAfter,
+      HostFailures failures) {
     this.vertx = vertx;
     this.repository = repository;
     this.launcher = launcher;
     this.stuckAfter = stuckAfter;
+    this.failures = failures;
   }
 
   void start(Duration every) {
@@ -126,5 +129,10 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
                     rows.iterator().next().getString(0), Lifecycle.RUNNING));
           }
         });
+  }
+
+  @Override
+  public Future<Boolean> failed(String reservationId, String reason) {
+    return failures.failed(reservationId, reason);
   }
 }

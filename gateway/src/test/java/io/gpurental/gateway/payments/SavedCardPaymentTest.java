@@ -109,4 +109,26 @@ class SavedCardPaymentTest {
     assertEquals(1L, node.sql("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'payment_intent'"
         + " AND data -> 'metadata' ->> 'reservation_id' = '" + id + "'").iterator().next().getLong(0));
   }
+
+  @Test
+  void aNewAccountsFirstCheckoutsAtTheSameMomentShareOneStripeCustomer() throws Exception {
+    ApiClient henry = ApiClient.signIn(node, "henry");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      java.util.List<java.util.concurrent.Future<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Instant start = START.plus(Duration.ofHours(20 + i));
+        answers.add(pool.submit(() -> henry.post("/api/v1/reservations",
+            ApiClient.reservationRequest("off_nyc_h200_01", 1, start, 1, "checkout"))));
+      }
+      for (var answer : answers) {
+        assertEquals(201, answer.get().statusCode(), answer.get().body());
+      }
+    } finally {
+      pool.shutdown();
+    }
+    String account = henry.json("/api/v1/me").getString("id");
+    assertEquals(1L, node.sql("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'customer'"
+        + " AND data -> 'metadata' ->> 'account_id' = '" + account + "'").iterator().next().getLong(0));
+  }
 }

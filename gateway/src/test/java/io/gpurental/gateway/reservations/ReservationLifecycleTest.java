@@ -81,6 +81,28 @@ class ReservationLifecycleTest {
   }
 
   @Test
+  void aHostFailureFailsTheReservationAndCreditsTheHoursNotDelivered() {
+    JsonObject created = alice.reserve("off_fra_a100_01", 1, null, 2, "saved_card");
+    String id = created.getString("id");
+    long total = created.getJsonObject("price").getJsonObject("total").getLong("amount");
+    alice.awaitStatus(id, "running");
+    HttpResponse<String> failed = node.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            node.url("/sandbox/hosts/_test/instances/" + id + "/fail")))
+        .header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+    assertEquals(200, failed.statusCode(), failed.body());
+    JsonObject after = alice.await(id, r -> !r.getJsonObject("payment").getJsonArray("refunds").isEmpty()
+        && "succeeded".equals(r.getJsonObject("payment").getJsonArray("refunds").getJsonObject(0).getString("status")),
+        "was credited");
+    assertEquals("failed", after.getString("status"));
+    JsonObject credit = after.getJsonObject("payment").getJsonArray("refunds").getJsonObject(0);
+    assertEquals("downtime_credit", credit.getString("reason"));
+    assertEquals(total, credit.getJsonObject("amount").getLong("amount"), "both begun hours were lost");
+    assertEquals(0L, count("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + id + "'"));
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
+  @Test
   void cancellingBeforeTheStartRefundsEverything() {
     JsonObject created = alice.reserve("off_fra_a100_01", 2, LATER, 2, "saved_card");
     long total = created.getJsonObject("price").getJsonObject("total").getLong("amount");

@@ -28,13 +28,15 @@ CREATE UNIQUE INDEX reservation_gpus_extension_key ON reservation_gpus (extensio
 CREATE INDEX reservation_gpus_reservation_idx ON reservation_gpus (reservation_id);
 
 -- The scheduler looks for windows starting and ending.
-CREATE INDEX reservations_live_idx ON reservations (status, period) WHERE status IN ('confirmed', 'provisioning', 'running');
+CREATE INDEX reservations_starting_idx ON reservations (lower(period)) WHERE status = 'confirmed';
+CREATE INDEX reservations_ending_idx ON reservations (upper(period)) WHERE status IN ('confirmed', 'provisioning', 'running');
 
 ALTER TABLE payments
   ADD COLUMN extension_id text REFERENCES reservation_extensions (id),
   ADD COLUMN failure_code text,
   ADD COLUMN failure_message text;
 CREATE INDEX payments_account_idx ON payments (account_id, created_at DESC, id DESC);
+CREATE INDEX payments_extension_idx ON payments (extension_id) WHERE extension_id IS NOT NULL;
 
 -- A refund is written (pending) before Stripe is asked, and Stripe is asked with the refund's own
 -- id as idempotency key: a crash between the two is finished by a retry, never doubled.
@@ -95,6 +97,17 @@ CREATE VIEW ledger_problems AS
   SELECT 'over_refunded', p.id, 'refunds ' || sum(r.amount) || ' exceed the captured ' || p.amount
   FROM payments p JOIN refunds r ON r.payment_id = p.id AND r.status <> 'failed'
   GROUP BY p.id HAVING sum(r.amount) > p.amount
+  UNION ALL
+  SELECT 'refund_not_done', r.id, 'refund of ' || r.amount || ' ' || r.status || ' since ' || r.created_at
+         || coalesce(': ' || r.failure_message, '')
+  FROM refunds r
+  WHERE r.status = 'failed' OR (r.status = 'pending' AND r.created_at < now() - interval '1 hour')
+  UNION ALL
+  SELECT 'charge_amount_mismatch', p.payment_intent_id, 'payment ' || p.id || ' of ' || p.amount
+         || ' but its ledger charge debits ' || coalesce(sum(e.amount), 0)
+  FROM payments p JOIN ledger_transactions t ON t.kind = 'charge' AND t.ref = p.payment_intent_id
+  LEFT JOIN ledger_entries e ON e.transaction_id = t.id AND e.account = 'asset:stripe_clearing' AND e.currency = p.currency
+  GROUP BY p.id HAVING coalesce(sum(e.amount), 0) <> p.amount
   UNION ALL
   SELECT 'refunded_amount_mismatch', p.id, 'amount_refunded ' || p.amount_refunded || ' but succeeded refunds sum to '
          || coalesce((SELECT sum(r.amount) FROM refunds r WHERE r.payment_id = p.id AND r.status = 'succeeded'), 0)

@@ -37,6 +37,12 @@ final class PaymentEvents {
   /** Applies the event unless it was before; true when this call applied it. */
   Future<Boolean> apply(Event event) {
     StripeObject object = event.getDataObjectDeserializer().getObject().orElse(null);
+    if (object == null && HANDLED.contains(event.getType())) {
+      // e.g. the endpoint's API version differs from stripe-java's: never record an event unread
+      return Future.failedFuture(new IllegalStateException("Stripe event " + event.getId() + " (" + event.getType()
+          + ", API version " + event.getApiVersion() + ") could not be read; set the webhook endpoint's API version to "
+          + com.stripe.Stripe.API_VERSION));
+    }
     return prepare(event, object).compose(card -> pool.withTransaction(tx -> tx.preparedQuery(
             "INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id")
         .execute(Tuple.of(event.getId(), event.getType()))

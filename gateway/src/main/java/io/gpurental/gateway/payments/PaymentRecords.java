@@ -25,12 +25,27 @@ final class PaymentRecords {
     static final Applied NOTHING = new Applied(null, List.of());
   }
 
-  /** Marks the payment (by our id, or by its checkout session) succeeded with this payment intent. */
+  /**
+   * Marks the payment (by our id, or by its checkout session) succeeded with this payment intent.
+   * A payment given up on (cancelled hold, failed charge) that Stripe reports paid anyway is
+   * accepted too: the money is recorded, and refunded when what it paid for is gone. The
+   * reservation is locked before the payment, in the same order as cancelling does.
+   */
   static Future<Applied> succeeded(SqlConnection tx, String paymentId, String checkoutSessionId, String paymentIntentId,
       String cause) {
+    return tx.preparedQuery("SELECT reservation_id FROM payments WHERE id = $1 OR checkout_session_id = $2")
+        .execute(Tuple.of(paymentId, checkoutSessionId))
+        .compose(found -> found.size() == 0 ? Future.succeededFuture(Applied.NOTHING)
+            : tx.preparedQuery("SELECT id FROM reservations WHERE id = $1 FOR UPDATE")
+                .execute(Tuple.of(found.iterator().next().getString(0)))
+                .compose(locked -> markSucceeded(tx, paymentId, checkoutSessionId, paymentIntentId, cause)));
+  }
+
+  private static Future<Applied> markSucceeded(SqlConnection tx, String paymentId, String checkoutSessionId,
+      String paymentIntentId, String cause) {
     return tx.preparedQuery("UPDATE payments SET status = 'succeeded', payment_intent_id = $3, failure_code = NULL,"
             + " failure_message = NULL, updated_at = now() WHERE (id = $1 OR checkout_session_id = $2)"
-            + " AND status = 'pending' RETURNING id, reservation_id, extension_id")
+            + " AND status IN ('pending', 'canceled', 'failed') RETURNING id, reservation_id, extension_id")
         .execute(Tuple.of(paymentId, checkoutSessionId, paymentIntentId))
         .compose(rows -> {
           if (rows.size() == 0) {

@@ -68,7 +68,7 @@ public final class Payments {
 
   /** How charging the saved card ended. */
   public record SavedCardResult(Outcome outcome, String code, String declineCode, String message) {
-    public enum Outcome { PAID, DECLINED, NEEDS_AUTHENTICATION, NOT_PENDING }
+    public enum Outcome { PAID, PROCESSING, DECLINED, NEEDS_AUTHENTICATION, NOT_PENDING }
   }
 
   /**
@@ -105,6 +105,9 @@ public final class Payments {
             return kept ? new SavedCardResult(SavedCardResult.Outcome.PAID, null, null, null)
                 : new SavedCardResult(SavedCardResult.Outcome.NOT_PENDING, null, null, null);
           });
+    }
+    if (charge instanceof StripeGateway.OffSessionCharge.Processing) {
+      return Future.succeededFuture(new SavedCardResult(SavedCardResult.Outcome.PROCESSING, null, null, null));
     }
     if (charge instanceof StripeGateway.OffSessionCharge.Declined declined) {
       return settleDeclined(payment, declined.declineCode() != null ? declined.declineCode() : declined.code(),

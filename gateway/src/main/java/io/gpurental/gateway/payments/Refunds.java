@@ -15,13 +15,14 @@ import org.slf4j.LoggerFactory;
  * Money back to the card. A refund is first written as {@code pending} in the transaction that
  * decides it (a cancellation, a late payment), so the decision cannot be lost; then Stripe is asked
  * with the refund's own id as idempotency key, and the result is recorded with its ledger entry.
- * If the process dies in between, the reconciler asks again: Stripe answers with the same refund,
- * and it is recorded once.
+ * If the process dies in between, or Stripe cannot be reached, the reconciler asks again until it
+ * is done: Stripe answers with the same refund, and it is recorded once. A refund still pending
+ * after an hour shows in the ledger check for an operator.
  */
 public final class Refunds {
   private static final Logger LOG = LoggerFactory.getLogger(Refunds.class);
-  /** Attempts before a refund is marked failed for an operator to look at. */
-  static final int MAX_ATTEMPTS = 10;
+  /** Every this many failed attempts, a refund is logged as an error for an operator. */
+  private static final int ALERT_EVERY = 10;
   private final Pool pool;
   private final StripeGateway stripe;
 
@@ -92,8 +93,8 @@ public final class Refunds {
             return Future.succeededFuture();
           }
           return stripe.refund(refundId, refund.getString("payment_intent_id"), refund.getLong("amount"))
-              .compose(stripeId -> pool.withTransaction(tx -> recordSucceeded(tx, refundId, stripeId)))
-              .recover(failure -> recordAttempt(refundId, failure).compose(v -> Future.failedFuture(failure)));
+              .recover(failure -> recordAttempt(refundId, failure).compose(v -> Future.failedFuture(failure)))
+              .compose(stripeId -> pool.withTransaction(tx -> recordSucceeded(tx, refundId, stripeId)));
         });
   }
 
@@ -113,13 +114,15 @@ public final class Refunds {
         });
   }
 
+  /** A refused or unanswered Stripe call: counted, and raised to an operator now and then. */
   private Future<Void> recordAttempt(String refundId, Throwable failure) {
-    return pool.preparedQuery("UPDATE refunds SET attempts = attempts + 1, failure_message = $2, updated_at = now(),"
-            + " status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE status END WHERE id = $1 AND status = 'pending'"
-            + " RETURNING status").execute(Tuple.of(refundId, String.valueOf(failure.getMessage()), MAX_ATTEMPTS))
+    return pool.preparedQuery("UPDATE refunds SET attempts = attempts + 1, failure_message = $2, updated_at = now()"
+            + " WHERE id = $1 AND status = 'pending' RETURNING attempts")
+        .execute(Tuple.of(refundId, String.valueOf(failure.getMessage())))
         .onSuccess(rows -> {
-          if (rows.size() > 0 && "failed".equals(rows.iterator().next().getString(0))) {
-            LOG.error("Refund {} failed {} times and needs an operator: {}", refundId, MAX_ATTEMPTS, failure.getMessage());
+          if (rows.size() > 0 && rows.iterator().next().getInteger(0) % ALERT_EVERY == 0) {
+            LOG.error("Refund {} still not accepted by Stripe after {} attempts: {}", refundId,
+                rows.iterator().next().getInteger(0), failure.getMessage());
           }
         })
         .<Void>mapEmpty().recover(e -> Future.succeededFuture());

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
  * The gateway's calls to Stripe, through stripe-java (blocking, so on worker threads), each with
@@ -34,6 +35,8 @@ import java.util.List;
 public final class StripeGateway {
   /** Stripe's shortest allowed Checkout Session lifetime. */
   private static final Duration CHECKOUT_LIFETIME = Duration.ofMinutes(31);
+  /** How often a call whose idempotency key is in use by a concurrent request is asked again. */
+  private static final int KEY_IN_USE_ATTEMPTS = 20;
   private final Vertx vertx;
   private final Pool pool;
   private final StripeClient stripe;
@@ -51,29 +54,17 @@ public final class StripeGateway {
   /** A hosted checkout for one reservation's total. */
   public record Checkout(String sessionId, String url) {}
 
-  /**
-   * The account's Stripe customer, created once. Two first payments at the same moment ask Stripe
-   * with the same idempotency key; the loser is told the key is in use (409), waits, and finds
-   * the winner's customer.
-   */
+  /** The account's Stripe customer, created once (however many first payments race). */
   Future<String> customerFor(String accountId) {
-    return customerFor(accountId, 1);
-  }
-
-  private Future<String> customerFor(String accountId, int attempt) {
     return pool.preparedQuery("SELECT customer_id FROM stripe_customers WHERE account_id = $1")
         .execute(Tuple.of(accountId))
         .compose(rows -> rows.size() > 0 ? Future.succeededFuture(rows.iterator().next().getString(0))
-            : vertx.executeBlocking(() -> create(accountId))
+            : blocking(() -> create(accountId))
                 .compose(customer -> pool.preparedQuery("INSERT INTO stripe_customers (account_id, customer_id)"
                         + " VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING").execute(Tuple.of(accountId, customer))
                     .compose(v -> pool.preparedQuery("SELECT customer_id FROM stripe_customers WHERE account_id = $1")
                         .execute(Tuple.of(accountId)))
-                    .map(stored -> stored.iterator().next().getString(0)))
-                .recover(failure -> failure instanceof StripeException stripeFailure
-                    && Integer.valueOf(409).equals(stripeFailure.getStatusCode()) && attempt < 20
-                    ? vertx.timer(100L * attempt).compose(t -> customerFor(accountId, attempt + 1))
-                    : Future.failedFuture(failure)));
+                    .map(stored -> stored.iterator().next().getString(0))));
   }
 
   private String create(String accountId) throws StripeException {
@@ -88,7 +79,7 @@ public final class StripeGateway {
    */
   public Future<Checkout> checkout(String key, String paymentId, String reservationId, String accountId, long amount,
       String currency, String description, String successUrl, String cancelUrl) {
-    return customerFor(accountId).compose(customer -> vertx.executeBlocking(() -> {
+    return customerFor(accountId).compose(customer -> blocking(() -> {
       Session session = stripe.checkout().sessions().create(SessionCreateParams.builder()
           .setMode(SessionCreateParams.Mode.PAYMENT)
           .setCustomer(customer)
@@ -117,6 +108,9 @@ public final class StripeGateway {
     /** Refused by the card's bank; {@code declineCode} as Stripe reports it. */
     record Declined(String code, String declineCode, String message) implements OffSessionCharge {}
 
+    /** Accepted but not settled yet: Stripe's webhook reports the outcome. */
+    record Processing(String paymentIntentId) implements OffSessionCharge {}
+
     /** The bank wants the renter to authenticate (3-D Secure): only possible in a browser. */
     record NeedsAuthentication(String message) implements OffSessionCharge {}
   }
@@ -127,15 +121,19 @@ public final class StripeGateway {
    */
   Future<OffSessionCharge> chargeOffSession(String paymentId, String reservationId, String customer,
       String paymentMethod, long amount, String currency, String description) {
-    return vertx.executeBlocking(() -> {
+    return blocking(() -> {
       try {
         PaymentIntent intent = stripe.paymentIntents().create(PaymentIntentCreateParams.builder()
             .setAmount(amount).setCurrency(currency).setCustomer(customer).setPaymentMethod(paymentMethod)
             .setConfirm(true).setOffSession(true).setDescription(description)
             .putMetadata("reservation_id", reservationId).putMetadata("payment_id", paymentId).build(),
             RequestOptions.builder().setIdempotencyKey("charge-" + paymentId).build());
-        return "succeeded".equals(intent.getStatus()) ? new OffSessionCharge.Paid(intent.getId())
-            : new OffSessionCharge.NeedsAuthentication("The card needs authentication (" + intent.getStatus() + ").");
+        return switch (intent.getStatus()) {
+          case "succeeded" -> new OffSessionCharge.Paid(intent.getId());
+          case "processing" -> new OffSessionCharge.Processing(intent.getId());
+          default -> new OffSessionCharge.NeedsAuthentication("The card needs authentication (" + intent.getStatus()
+              + ").");
+        };
       } catch (CardException e) {
         String message = e.getStripeError() != null && e.getStripeError().getMessage() != null
             ? e.getStripeError().getMessage() : e.getMessage();
@@ -147,7 +145,7 @@ public final class StripeGateway {
 
   /** Refunds part or all of a payment intent; our refund id is the idempotency key. */
   Future<String> refund(String refundId, String paymentIntentId, long amount) {
-    return vertx.executeBlocking(() -> {
+    return blocking(() -> {
       Refund refund = stripe.refunds().create(RefundCreateParams.builder().setPaymentIntent(paymentIntentId)
           .setAmount(amount).putMetadata("refund_id", refundId).build(),
           RequestOptions.builder().setIdempotencyKey("refund-" + refundId).build());
@@ -157,7 +155,7 @@ public final class StripeGateway {
 
   /** A Checkout Session in setup mode: the renter saves a card for later off-session charges. */
   Future<String> setupSession(String setupId, String accountId, String successUrl, String cancelUrl) {
-    return customerFor(accountId).compose(customer -> vertx.executeBlocking(() -> stripe.checkout().sessions()
+    return customerFor(accountId).compose(customer -> blocking(() -> stripe.checkout().sessions()
         .create(SessionCreateParams.builder().setMode(SessionCreateParams.Mode.SETUP).setCustomer(customer)
             .setCurrency("usd").setClientReferenceId(accountId).putMetadata("account_id", accountId)
             .setSuccessUrl(successUrl).setCancelUrl(cancelUrl).build(),
@@ -168,7 +166,7 @@ public final class StripeGateway {
   record SavedCard(String customer, String paymentMethodId, String brand, String last4, Long expMonth, Long expYear) {}
 
   Future<SavedCard> cardOfSetup(String setupIntentId) {
-    return vertx.executeBlocking(() -> {
+    return blocking(() -> {
       SetupIntent setup = stripe.setupIntents().retrieve(setupIntentId);
       PaymentMethod method = stripe.paymentMethods().retrieve(setup.getPaymentMethod());
       PaymentMethod.Card card = method.getCard();
@@ -179,12 +177,12 @@ public final class StripeGateway {
   }
 
   Future<Void> detach(String paymentMethodId) {
-    return vertx.executeBlocking(() -> stripe.paymentMethods().detach(paymentMethodId)).mapEmpty();
+    return blocking(() -> stripe.paymentMethods().detach(paymentMethodId)).mapEmpty();
   }
 
   /** Stripe's events newer than {@code since}, newest first (a few pages at most). */
   Future<List<Event>> eventsSince(Instant since, int max) {
-    return vertx.executeBlocking(() -> {
+    return blocking(() -> {
       List<Event> events = new ArrayList<>();
       String after = null;
       while (events.size() < max) {
@@ -210,6 +208,22 @@ public final class StripeGateway {
 
   /** Best effort: a session whose reservation was never made is closed. */
   public void expire(String sessionId) {
-    vertx.executeBlocking(() -> stripe.checkout().sessions().expire(sessionId));
+    blocking(() -> stripe.checkout().sessions().expire(sessionId));
+  }
+
+  /**
+   * Runs a Stripe call on a worker thread, unordered (a slow call does not queue the others).
+   * Two requests racing with the same idempotency key get 409 from Stripe for the second while
+   * the first is in flight: it waits and asks again, and then gets the first one's result.
+   */
+  private <T> Future<T> blocking(Callable<T> call) {
+    return blocking(call, 1);
+  }
+
+  private <T> Future<T> blocking(Callable<T> call, int attempt) {
+    return vertx.executeBlocking(call, false).recover(failure -> failure instanceof StripeException stripeFailure
+        && Integer.valueOf(409).equals(stripeFailure.getStatusCode()) && attempt < KEY_IN_USE_ATTEMPTS
+        ? vertx.timer(100L * attempt).compose(t -> blocking(call, attempt + 1))
+        : Future.failedFuture(failure));
   }
 }

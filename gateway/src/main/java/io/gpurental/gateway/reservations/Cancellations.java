@@ -37,14 +37,15 @@ final class Cancellations {
   private record Cancelled(String accountId, String was, List<String> refunds, List<String> openCheckouts) {}
 
   Future<JsonObject> cancel(Principal caller, String id) {
-    return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row -> {
+    return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row ->
+        ReservationRepository.amountKept(tx, id).compose(kept -> {
           String status = row.getString("status");
           boolean paid = Lifecycle.PAID_AND_LIVE.contains(status);
           if (!paid && !Lifecycle.PENDING_PAYMENT.equals(status)) {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
                 + " reservations can be cancelled.", new JsonObject().put("status", status));
           }
-          RefundPolicy.Refund refund = paid ? repository.policy().refundFor(row.getLong("amount_kept"),
+          RefundPolicy.Refund refund = paid ? repository.policy().refundFor(kept,
               row.getOffsetDateTime("start_at").toInstant(), row.getOffsetDateTime("end_at").toInstant(), Instant.now())
               : new RefundPolicy.Refund(0, 0, 0);
           String currency = row.getString("currency");
@@ -66,7 +67,7 @@ final class Cancellations {
                 return Payments.refundReservation(tx, id, refund.amount(), "cancellation")
                     .map(ids -> new Cancelled(row.getString("account_id"), status, ids, sessions));
               });
-        }))
+        })))
         .compose(done -> {
           done.openCheckouts().forEach(payments::expire);
           CatalogChanges.publish(vertx, "reservation cancelled");
@@ -82,9 +83,7 @@ final class Cancellations {
 
   private static Future<Row> lock(SqlConnection tx, String id, Principal caller) {
     return tx.preparedQuery("SELECT r.status, r.account_id, r.currency, lower(r.period) AS start_at,"
-            + " upper(r.period) AS end_at, (SELECT coalesce(sum(p.amount - p.amount_refunded), 0) FROM payments p"
-            + " WHERE p.reservation_id = r.id AND p.status IN ('succeeded', 'refunded')) AS amount_kept"
-            + " FROM reservations r WHERE r.id = $1 AND ($3 OR r.account_id = $2) FOR UPDATE OF r")
+            + " upper(r.period) AS end_at FROM reservations r WHERE r.id = $1 AND ($3 OR r.account_id = $2) FOR UPDATE")
         .execute(Tuple.of(id, caller.accountId(), caller.isOperator()))
         .map(rows -> {
           if (rows.size() == 0) {

@@ -43,8 +43,11 @@ final class Extensions {
     this.publicBase = publicBase;
   }
 
-  /** The held extension's payment (to charge when it is a saved card), and the reservation as it is now. */
-  record Held(String paymentId, JsonObject reservation) {}
+  /**
+   * The held extension's payment (to charge when it is a saved card) and the reservation as it is
+   * now; or, for a concurrent request with the same Idempotency-Key, what the first one left.
+   */
+  record Held(String paymentId, JsonObject reservation, IdempotencyKeys.Outcome replay) {}
 
   Future<Held> extend(Principal caller, String id, int hours, String method, String key, String request) {
     return current(caller, id)
@@ -95,8 +98,7 @@ final class Extensions {
     String account = caller.accountId();
     OffsetDateTime end = current.getOffsetDateTime("end_at");
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, key, request)
-        .compose(replay -> replay != null ? Future.failedFuture(new Conflict("This Idempotency-Key was already used;"
-                + " read the reservation to see its extension."))
+        .compose(replay -> replay != null ? Future.succeededFuture(new Held(null, null, replay))
             : insert(tx, current, quote, charge, method, end)
                 .compose(v -> Payments.recordPending(tx, charge, method, checkout))
                 .compose(v -> ReservationRepository.event(tx, id, current.getString("status"),
@@ -104,11 +106,14 @@ final class Extensions {
                 .compose(v -> repository.find(tx, id, account, false).map(found -> found.orElseThrow()))
                 .compose(json -> ("saved_card".equals(method)
                     ? IdempotencyKeys.rememberPayment(tx, account, key, charge.paymentId())
-                    : IdempotencyKeys.store(tx, account, key, 201, json.encode())).map(new Held(charge.paymentId(), json)))))
+                    : IdempotencyKeys.store(tx, account, key, 201, json.encode())).map(new Held(charge.paymentId(), json, null)))))
         .recover(failure -> ReservationService.isRetryable(failure)
             ? Future.failedFuture(new Conflict("The GPUs of this reservation are taken after its end ("
                 + end.toInstant() + "); extend by fewer hours or book anew.")) : Future.failedFuture(failure))
         .onSuccess(held -> {
+          if (held.replay() != null) {
+            return;
+          }
           CatalogChanges.publish(vertx, "reservation extension held");
           ReservationEvents.publish(vertx, id, account, current.getString("status"));
         });

@@ -64,8 +64,7 @@ final class ReservationJson {
           .put("reason", refund.getString("reason")).put("status", refund.getString("status"))
           .put("created_at", timestamp(refund.getString("created_at"))));
     }
-    long kept = row.getLong("amount_kept");
-    return payment.put("amount_paid", new Money(kept + refunded, currency).toJson())
+    return payment.put("amount_paid", new Money(row.getLong("amount_captured"), currency).toJson())
         .put("amount_refunded", new Money(refunded, currency).toJson()).put("refunds", refunds);
   }
 
@@ -75,12 +74,24 @@ final class ReservationJson {
     boolean paid = Lifecycle.PAID_AND_LIVE.contains(status);
     boolean allowed = paid || Lifecycle.PENDING_PAYMENT.equals(status);
     RefundPolicy.Refund refund = paid
-        ? policy.refundFor(row.getLong("amount_kept"), start.toInstant(), end.toInstant(), Instant.now())
+        ? policy.refundFor(kept(row), start.toInstant(), end.toInstant(), Instant.now())
         : new RefundPolicy.Refund(0, 0, 0);
     return new JsonObject().put("allowed", allowed)
         .put("refund", new Money(refund.amount(), currency).toJson())
         .put("fee", new Money(refund.fee(), currency).toJson())
         .put("policy", policy.describe());
+  }
+
+  /** Captured minus every refund not failed (pending ones are already promised). */
+  private static long kept(Row row) {
+    long promised = 0;
+    for (Object entry : array(row.getValue("refunds"))) {
+      JsonObject refund = (JsonObject) entry;
+      if (!"failed".equals(refund.getString("status"))) {
+        promised += refund.getLong("amount");
+      }
+    }
+    return row.getLong("amount_captured") - promised;
   }
 
   private static JsonArray extensions(Row row) {

@@ -49,8 +49,8 @@ public final class ReservationRepository {
                                        'failure_message', p.failure_message)
               FROM payments p WHERE p.reservation_id = r.id AND p.extension_id IS NULL
               ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS payment,
-             (SELECT coalesce(sum(p.amount - p.amount_refunded), 0) FROM payments p
-              WHERE p.reservation_id = r.id AND p.status IN ('succeeded', 'refunded')) AS amount_kept,
+             (SELECT coalesce(sum(p.amount), 0) FROM payments p
+              WHERE p.reservation_id = r.id AND p.status IN ('succeeded', 'refunded')) AS amount_captured,
              coalesce((SELECT json_agg(json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,
                          'reason', f.reason, 'status', f.status, 'created_at', f.created_at) ORDER BY f.created_at)
                        FROM refunds f JOIN payments p ON p.id = f.payment_id WHERE p.reservation_id = r.id), '[]') AS refunds,
@@ -168,6 +168,18 @@ public final class ReservationRepository {
                 .execute(Tuple.of(id)).mapEmpty() : Future.<Void>succeededFuture())
                 .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(id, from, to, cause)))
                 .map(true));
+  }
+
+  /**
+   * What the renter has paid for this reservation (and its extensions) and not yet had back or
+   * been promised back: captured payments minus every refund not failed. Read after locking the
+   * reservation, so a payment committed meanwhile is seen.
+   */
+  static Future<Long> amountKept(SqlClient tx, String id) {
+    return tx.preparedQuery("SELECT coalesce(sum(p.amount), 0) - coalesce((SELECT sum(f.amount) FROM refunds f"
+            + " JOIN payments q ON q.id = f.payment_id WHERE q.reservation_id = $1 AND f.status <> 'failed'), 0)"
+            + " FROM payments p WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')")
+        .execute(Tuple.of(id)).map(rows -> rows.iterator().next().getLong(0));
   }
 
   /** Records something that happened to a reservation (a status change, or an extension). */

@@ -72,8 +72,7 @@ final class ReservationsApi {
     String instance = ctx.request().path();
     keys.earlier(caller.accountId(), key, request)
         .compose(earlier -> earlier == null ? fresh(caller, body, key, request, instance)
-            : earlier.resumePaymentId() != null ? savedCard.finish(earlier.resumePaymentId(), caller.accountId(), key,
-                instance) : Future.succeededFuture(earlier))
+            : resume(earlier, caller, key, instance))
         .onSuccess(outcome -> respond(ctx, caller, outcome))
         .onFailure(ctx::fail);
   }
@@ -95,9 +94,11 @@ final class ReservationsApi {
                   payments.expire(checkout.sessionId());
                 }
               })
-              .compose(outcome -> "saved_card".equals(method) && !outcome.replayed()
-                  ? savedCard.finish(charge.paymentId(), caller.accountId(), key, instance)
-                  : Future.succeededFuture(outcome)));
+              .compose(outcome -> outcome.resumePaymentId() != null
+                  ? savedCard.finish(outcome.resumePaymentId(), caller.accountId(), key, instance)
+                  : "saved_card".equals(method) && !outcome.replayed()
+                      ? savedCard.finish(charge.paymentId(), caller.accountId(), key, instance)
+                      : Future.succeededFuture(outcome)));
         })));
   }
 
@@ -155,13 +156,20 @@ final class ReservationsApi {
     keys.earlier(caller.accountId(), key, request)
         .compose(earlier -> earlier == null
             ? extensions.extend(caller, id, hours, body.getString("payment"), key, request).compose(held ->
-                "saved_card".equals(body.getString("payment"))
-                    ? savedCard.finish(held.paymentId(), caller.accountId(), key, instance)
-                    : Future.succeededFuture(IdempotencyKeys.Outcome.fresh(201, held.reservation().encode())))
-            : earlier.resumePaymentId() != null ? savedCard.finish(earlier.resumePaymentId(), caller.accountId(), key,
-                instance) : Future.succeededFuture(earlier))
+                held.replay() != null ? resume(held.replay(), caller, key, instance)
+                    : "saved_card".equals(body.getString("payment"))
+                        ? savedCard.finish(held.paymentId(), caller.accountId(), key, instance)
+                        : Future.succeededFuture(IdempotencyKeys.Outcome.fresh(201, held.reservation().encode())))
+            : resume(earlier, caller, key, instance))
         .onSuccess(outcome -> respond(ctx, caller, outcome))
         .onFailure(ctx::fail);
+  }
+
+  /** A stored answer, or the saved-card charge an earlier request with this key left unfinished. */
+  private Future<IdempotencyKeys.Outcome> resume(IdempotencyKeys.Outcome earlier, Principal caller, String key,
+      String instance) {
+    return earlier.resumePaymentId() != null ? savedCard.finish(earlier.resumePaymentId(), caller.accountId(), key,
+        instance) : Future.succeededFuture(earlier);
   }
 
   private static String idempotencyKey(RoutingContext ctx, Principal caller) {

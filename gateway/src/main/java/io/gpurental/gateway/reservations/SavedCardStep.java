@@ -65,7 +65,7 @@ final class SavedCardStep {
           String reservationId = payment.getString("reservation_id");
           if (!"failed".equals(payment.getString("status"))) {
             return repository.find(repository.pool(), reservationId, accountId, false)
-                .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()));
+                .map(found -> answerPaid(found.orElseThrow(), instance));
           }
           publishReleased(reservationId, accountId, payment);
           String checkoutUrl = payment.getString("checkout_url");
@@ -83,6 +83,21 @@ final class SavedCardStep {
           return Future.succeededFuture(new IdempotencyKeys.Outcome(402, new Problem("payment-required",
               "Payment required", 402, detail, details).toJson(instance, null).encode(), false, null));
         });
+  }
+
+  /**
+   * The reservation after its charge: held or paid (201), or, when the charge landed after the
+   * hold had already ended (the payment is then refunded in full), 409.
+   */
+  private static IdempotencyKeys.Outcome answerPaid(JsonObject reservation, String instance) {
+    String status = reservation.getString("status");
+    if (Lifecycle.PAID_AND_LIVE.contains(status) || Lifecycle.PENDING_PAYMENT.equals(status)) {
+      return IdempotencyKeys.Outcome.fresh(201, reservation.encode());
+    }
+    String detail = "The card was charged after this hold had ended (" + status + "); the payment is refunded in full.";
+    JsonObject details = new JsonObject().put("reservation_id", reservation.getString("id")).put("status", status);
+    return new IdempotencyKeys.Outcome(409, new Problem("conflict", "Conflict", 409, detail, details)
+        .toJson(instance, null).encode(), false, null);
   }
 
   private void publishReleased(String reservationId, String accountId, Row payment) {

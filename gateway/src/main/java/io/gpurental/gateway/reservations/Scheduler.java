@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * and their instance is started on the host; reservations whose end has come go to
  * {@code completed} and their instance is stopped. Every node ticks; a Hazelcast lock lets one
  * run at a time, and the SQL only moves rows that are due, so a second runner changes nothing.
- * Instances stuck in provisioning (a node died before the host answered) are asked for again.
+ * Instances stuck in provisioning (a node died before the host answered) are asked for again. A
+ * window is not ended while an extension of it is still held for payment.
  */
 final class Scheduler implements InstanceLauncher.InstanceReports {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -24,7 +25,10 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
   private static final String END = """
       WITH due AS (
         SELECT id, status FROM reservations
-        WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED),
+        WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now()
+          AND NOT EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = reservations.id
+                          AND x.status = 'pending_payment' AND x.hold_expires_at > now())
+        FOR UPDATE SKIP LOCKED),
       ended AS (
         UPDATE reservations r SET status = 'completed', updated_at = now() FROM due WHERE r.id = due.id
         RETURNING r.id, r.account_id, due.status AS was),
@@ -47,8 +51,8 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
       SELECT r.id, r.host_id, r.ssh_public_key,
              array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
-      FROM reservations r WHERE r.id = ANY($1)
-         OR (r.status = 'provisioning' AND r.updated_at < now() - $2::integer * interval '1 second')""";
+      FROM reservations r WHERE r.status = 'provisioning'
+        AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final InstanceLauncher launcher;

@@ -101,6 +101,21 @@ class PaymentRecoveryTest {
   }
 
   @Test
+  void aPaymentMadeJustBeforeTheRenterCancelledIsRefunded() {
+    ApiClient.webhooks(node, "drop"); // Stripe took the money; its report has not arrived yet
+    JsonObject reservation = grace.reserve("off_nyc_h100_01", 2, START.plus(Duration.ofHours(12)), 1, "checkout");
+    String id = reservation.getString("id");
+    pay(reservation);
+    assertEquals(200, grace.post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
+    ApiClient.webhooks(node, "normal");
+    JsonObject refunded = grace.await(id, r -> "refunded".equals(r.getJsonObject("payment").getString("status")),
+        "had the late payment refunded");
+    assertEquals("cancelled", refunded.getString("status"));
+    assertEquals("late_payment", refunded.getJsonObject("payment").getJsonArray("refunds").getJsonObject(0)
+        .getString("reason"));
+  }
+
+  @Test
   void aCrashBetweenTheChargeAndTheCommitIsFinishedByTheRetryWithoutASecondCharge() {
     ApiClient.webhooks(node, "drop"); // only the retry can finish it
     crashOnce("charge");

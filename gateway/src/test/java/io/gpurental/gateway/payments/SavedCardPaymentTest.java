@@ -95,17 +95,35 @@ class SavedCardPaymentTest {
   }
 
   @Test
-  void retryingWithTheSameKeyChargesOnceAndAnswersTheSame() {
+  void retryingWithTheSameKeyChargesOnceAndAnswersTheSame() throws Exception {
     ApiClient frank = ApiClient.signIn(node, "frank");
     frank.saveCard("4242424242424242");
     String key = UUID.randomUUID().toString();
     JsonObject request = ApiClient.reservationRequest("off_fra_l40s_01", 2, START.plus(Duration.ofHours(3)), 2,
         "saved_card");
-    HttpResponse<String> first = frank.post("/api/v1/reservations", request, key);
-    HttpResponse<String> second = frank.post("/api/v1/reservations", request, key);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(5);
+    java.util.List<HttpResponse<String>> answers = new java.util.ArrayList<>();
+    try {
+      java.util.List<java.util.concurrent.Future<HttpResponse<String>>> sent = new java.util.ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        sent.add(pool.submit(() -> frank.post("/api/v1/reservations", request, key)));
+      }
+      for (var answer : sent) {
+        answers.add(answer.get());
+      }
+    } finally {
+      pool.shutdown();
+    }
+    HttpResponse<String> first = answers.get(0);
     assertEquals(201, first.statusCode(), first.body());
-    assertEquals(first.body(), second.body());
+    for (HttpResponse<String> other : answers) {
+      assertEquals(201, other.statusCode(), other.body());
+      assertEquals(new JsonObject(first.body()).getString("id"), new JsonObject(other.body()).getString("id"));
+    }
+    HttpResponse<String> later = frank.post("/api/v1/reservations", request, key);
+    assertEquals(201, later.statusCode());
     String id = new JsonObject(first.body()).getString("id");
+    assertEquals(id, new JsonObject(later.body()).getString("id"));
     assertEquals(1L, node.sql("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'payment_intent'"
         + " AND data -> 'metadata' ->> 'reservation_id' = '" + id + "'").iterator().next().getLong(0));
   }
@@ -130,5 +148,25 @@ class SavedCardPaymentTest {
     String account = henry.json("/api/v1/me").getString("id");
     assertEquals(1L, node.sql("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'customer'"
         + " AND data -> 'metadata' ->> 'account_id' = '" + account + "'").iterator().next().getLong(0));
+  }
+
+  @Test
+  void operatorsCheckTheLedgerAndSeeEveryonesPaymentsRentersOnlyTheirOwn() {
+    ApiClient ivy = ApiClient.signIn(node, "ivy");
+    ivy.saveCard("4242424242424242");
+    JsonObject paid = ivy.reserve("off_osl_5090_01", 1, START.plus(Duration.ofHours(30)), 1, "saved_card");
+    ApiClient operator = ApiClient.signIn(node, "operator");
+
+    JsonObject check = operator.json("/api/v1/operator/ledger-check");
+    assertTrue(check.getBoolean("ok"), check.encode());
+    assertTrue(check.getLong("transactions") >= 1);
+    long clearing = check.getJsonArray("balances").stream().map(b -> (JsonObject) b)
+        .filter(b -> "asset:stripe_clearing".equals(b.getString("account"))).mapToLong(b -> b.getLong("amount")).sum();
+    assertTrue(clearing >= paid.getJsonObject("price").getJsonObject("total").getLong("amount"));
+    assertEquals(403, ivy.get("/api/v1/operator/ledger-check").statusCode());
+
+    assertTrue(operator.json("/api/v1/payments?limit=100").getJsonArray("data").stream()
+        .anyMatch(p -> paid.getString("id").equals(((JsonObject) p).getString("reservation_id"))));
+    assertTrue(ApiClient.signIn(node, "judy").json("/api/v1/payments").getJsonArray("data").isEmpty());
   }
 }

@@ -86,10 +86,10 @@ export function CancelControl({ reservation: r, me, problem, onProblem, onCancel
     onProblem(null);
     try {
       const updated = await cancelReservation(me, r.id);
-      if (!mounted.current) {
-        return;
+      // the live update may already have unmounted this control: the page still needs the answer
+      if (mounted.current) {
+        setConfirming(false);
       }
-      setConfirming(false);
       onCancelled(updated && typeof updated.id === 'string' ? updated : null, refund);
     } catch (caught) {
       if (!mounted.current || handleSessionEnded(caught)) {

@@ -43,6 +43,18 @@ public final class Payments {
     stripe.expire(checkoutSessionId);
   }
 
+  /** Stripe's smallest card charge in USD (and most currencies), in minor units. */
+  public static final long MINIMUM_CHARGE = 50;
+
+  /** 400 when an amount is below what a card can be charged. */
+  public static void requireChargeable(long amount, String currency) {
+    if (amount < MINIMUM_CHARGE) {
+      throw new Invalid("The total " + io.gpurental.gateway.platform.Money.format(amount, currency) + " is below the"
+          + " smallest card payment (" + io.gpurental.gateway.platform.Money.format(MINIMUM_CHARGE, currency)
+          + "); book more hours or GPUs.", List.of(new Invalid.FieldError("#/hours", "total below the minimum charge")));
+    }
+  }
+
   /** 400 naming {@code payment} when the account has no saved card to charge. */
   public Future<Void> requireSavedCard(String accountId) {
     return cards.of(accountId).map(card -> {

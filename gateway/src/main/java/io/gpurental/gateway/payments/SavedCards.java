@@ -77,7 +77,7 @@ final class SavedCards {
     Principal caller = Principal.required(ctx);
     JsonObject body = ctx.body().length() > 0 ? ctx.body().asJsonObject() : new JsonObject();
     String back = publicBase + body.getString("return_to", "/account");
-    stripe.setupSession(Ids.newId("setup"), caller.accountId(), back + (back.contains("?") ? "&" : "?") + "card=saved",
+    stripe.setupSession(Ids.newId("setup"), caller.accountId(), back + (back.contains("?") ? "&" : "?") + "setup=saved",
             back)
         .onSuccess(url -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
             .end(new JsonObject().put("checkout_url", url).encode()))

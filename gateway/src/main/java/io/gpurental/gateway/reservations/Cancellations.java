@@ -71,11 +71,12 @@ final class Cancellations {
         .compose(done -> {
           done.openCheckouts().forEach(payments::expire);
           CatalogChanges.publish(vertx, "reservation cancelled");
-          ReservationEvents.publish(vertx, id, done.accountId(), Lifecycle.CANCELLED);
           if (Lifecycle.PROVISIONING.equals(done.was()) || Lifecycle.RUNNING.equals(done.was())) {
             instances.stop(id);
           }
-          return payments.executeRefunds(done.refunds());
+          // announced once the refund has its answer, so live readers see it settled
+          return payments.executeRefunds(done.refunds())
+              .onComplete(v -> ReservationEvents.publish(vertx, id, done.accountId(), Lifecycle.CANCELLED));
         })
         .compose(v -> repository.find(repository.pool(), id, caller.accountId(), caller.isOperator()))
         .map(found -> found.orElseThrow());

@@ -56,6 +56,7 @@ final class Extensions {
         .compose(row -> quotes.quote(row.getString("offer_id"), row.getInteger("gpu_count"),
                 new Window(row.getOffsetDateTime("end_at").toInstant(), hours), "#/")
             .compose(quote -> {
+              Payments.requireChargeable(quote.total().amount(), quote.total().currency());
               Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), id, Ids.newId("ext"), caller.accountId(),
                   quote.total().amount(), quote.total().currency(), quote.gpuCount() + " GPU(s) × " + hours
                   + " h more for " + id);

@@ -43,9 +43,9 @@ final class HostFailures {
           if (failed == null) {
             return Future.succeededFuture(false);
           }
-          ReservationEvents.publish(vertx, id, failed.accountId(), Lifecycle.FAILED);
           CatalogChanges.publish(vertx, "reservation failed");
-          return payments.executeRefunds(failed.refunds()).map(true);
+          return payments.executeRefunds(failed.refunds())
+              .onComplete(v -> ReservationEvents.publish(vertx, id, failed.accountId(), Lifecycle.FAILED)).map(true);
         });
   }
 

@@ -85,6 +85,7 @@ final class ReservationsApi {
         .compose(ssh -> ("saved_card".equals(method) ? payments.requireSavedCard(caller.accountId())
             : Future.<Void>succeededFuture()).map(ssh))
         .compose(ssh -> quoteOf(body).compose(quote -> hostOf(quote).compose(host -> {
+          Payments.requireChargeable(quote.total().amount(), quote.total().currency());
           Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), id, null, caller.accountId(),
               quote.total().amount(), quote.total().currency(), describe(quote));
           return openCheckout(charge, method).compose(checkout -> service.create(new ReservationService.Request(id,

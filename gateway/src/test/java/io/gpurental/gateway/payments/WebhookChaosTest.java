@@ -175,10 +175,13 @@ class WebhookChaosTest {
     assertEquals((long) RESERVATIONS, count("SELECT count(*) FROM payments WHERE status = 'pending'"));
   }
 
-  /** Reservation {@code i}: 1 GPU for the i-th hour after {@code first}, made on one node, paid on the other. */
+  /**
+   * Reservation {@code i}: 1 GPU for 2 hours (the cheapest offer's single hour is below Stripe's
+   * minimum charge) from the 2i-th hour after {@code first}, made on one node, paid on the other.
+   */
   private static void bookAndPay(ApiClient renter, List<String> offers, Instant first, int i) {
     JsonObject reservation = renter.on(i % 2 == 0 ? node1 : node2).reserve(offers.get(i % offers.size()), 1,
-        first.plus(i, ChronoUnit.HOURS), 1, "checkout");
+        first.plus(2L * i, ChronoUnit.HOURS), 2, "checkout");
     String url = reservation.getJsonObject("payment").getString("checkout_url");
     HttpResponse<String> paid = ApiClient.completeCheckout(i % 2 == 0 ? node2 : node1, ApiClient.sessionOf(url),
         "4242424242424242");

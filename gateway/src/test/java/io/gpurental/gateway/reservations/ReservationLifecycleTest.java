@@ -207,6 +207,10 @@ class ReservationLifecycleTest {
         ApiClient.reservationRequest("off_nowhere", 1, LATER, 1, "checkout"));
     assertEquals(400, unknownOffer.statusCode(), unknownOffer.body());
     assertTrue(unknownOffer.body().contains("#/offer_id"), unknownOffer.body());
+    HttpResponse<String> tooSmall = alice.post("/api/v1/reservations",
+        ApiClient.reservationRequest("off_osl_4090_01", 1, LATER, 1, "checkout"));
+    assertEquals(400, tooSmall.statusCode(), "USD 0.36 is below Stripe's smallest card charge: " + tooSmall.body());
+    assertTrue(tooSmall.body().contains("smallest card payment"), tooSmall.body());
   }
 
   private static long count(String sql) {

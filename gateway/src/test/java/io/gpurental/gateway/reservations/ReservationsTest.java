@@ -133,7 +133,7 @@ class ReservationsTest {
 
   @Test
   void othersCannotReadOrCancelAReservation() {
-    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(5, ChronoUnit.DAYS), 1);
+    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(5, ChronoUnit.DAYS), 2);
     String id = new JsonObject(reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString()).body())
         .getString("id");
     assertEquals(404, bearer(b, bobToken, "GET", "/api/v1/reservations/" + id).statusCode());
@@ -172,14 +172,14 @@ class ReservationsTest {
     JsonArray listed = new JsonObject(bearer(b, aliceToken, "GET", "/api/v1/ssh-keys").body()).getJsonArray("data");
     assertTrue(listed.stream().anyMatch(k -> ((JsonObject) k).getString("id").equals(key.getString("id"))));
 
-    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(6, ChronoUnit.DAYS), 1);
+    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(6, ChronoUnit.DAYS), 2);
     HttpResponse<String> reserved = reserveWith(a, aliceToken, UUID.randomUUID().toString(), new JsonObject()
         .put("quote_id", quote.getString("id")).put("ssh_key_id", key.getString("id")).put("payment", "checkout"));
     assertEquals(201, reserved.statusCode(), reserved.body());
     assertEquals(key.getString("fingerprint"), new JsonObject(reserved.body()).getJsonObject("ssh").getString("fingerprint"));
 
     assertEquals(404, bearer(a, bobToken, "DELETE", "/api/v1/ssh-keys/" + key.getString("id")).statusCode());
-    JsonObject bobQuote = quoteOn(a, bobToken, "off_osl_4090_01", 1, START.plus(7, ChronoUnit.DAYS), 1);
+    JsonObject bobQuote = quoteOn(a, bobToken, "off_osl_4090_01", 1, START.plus(7, ChronoUnit.DAYS), 2);
     HttpResponse<String> stolen = reserveWith(a, bobToken, UUID.randomUUID().toString(), new JsonObject()
         .put("quote_id", bobQuote.getString("id")).put("ssh_key_id", key.getString("id")).put("payment", "checkout"));
     assertEquals(400, stolen.statusCode(), "another account's key is unknown to bob");
@@ -194,7 +194,7 @@ class ReservationsTest {
             .put("public_key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc t")
             .encode())));
     String keyId = new JsonObject(saved.body()).getString("id");
-    JsonObject body = new JsonObject().put("quote_id", quote("off_osl_4090_01", 1, START.plus(11, ChronoUnit.DAYS), 1)
+    JsonObject body = new JsonObject().put("quote_id", quote("off_osl_4090_01", 1, START.plus(11, ChronoUnit.DAYS), 2)
         .getString("id")).put("ssh_key_id", keyId).put("payment", "checkout");
     String idempotencyKey = UUID.randomUUID().toString();
     HttpResponse<String> first = reserveWith(a, aliceToken, idempotencyKey, body);
@@ -220,7 +220,7 @@ class ReservationsTest {
     reader.start();
     assertEquals(": connected", lines.poll(30, java.util.concurrent.TimeUnit.SECONDS));
 
-    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(9, ChronoUnit.DAYS), 1);
+    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(9, ChronoUnit.DAYS), 2);
     String id = new JsonObject(reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString()).body())
         .getString("id");
     String data = null;

@@ -3,6 +3,7 @@ package io.gpurental.gateway.payments;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.reservations.ReservationPayments;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
@@ -28,14 +29,53 @@ public final class Payments {
     this.events = events;
   }
 
-  /** What a payment is for, and how much. */
+  /**
+   * What a payment is for, and how much; {@code price} (the quote's items and total, may be null)
+   * itemizes the checkout page.
+   */
   public record Charge(String paymentId, String reservationId, String extensionId, String accountId, long amount,
-      String currency, String description) {}
+      String currency, String description, JsonObject price) {}
 
   /** Opens a Stripe Checkout Session for the charge (before the hold's transaction). */
   public Future<StripeGateway.Checkout> checkout(Charge charge, String successUrl, String cancelUrl) {
     return stripe.checkout("checkout-" + charge.paymentId(), charge.paymentId(), charge.reservationId(),
-        charge.accountId(), charge.amount(), charge.currency(), charge.description(), successUrl, cancelUrl);
+        charge.accountId(), charge.currency(), lines(charge), successUrl, cancelUrl);
+  }
+
+  /**
+   * The checkout's line items: the GPU hours (after any duration discount), the platform fee and
+   * tax, as the quote itemized them (Checkout takes no negative lines, so the discount is folded
+   * into the hours). One line when the items do not add up to the amount.
+   */
+  static List<StripeGateway.Line> lines(Charge charge) {
+    List<StripeGateway.Line> single = List.of(new StripeGateway.Line(charge.description(), charge.amount()));
+    if (charge.price() == null || charge.price().getJsonArray("items") == null) {
+      return single;
+    }
+    long hours = 0;
+    long fee = 0;
+    long tax = 0;
+    for (Object entry : charge.price().getJsonArray("items")) {
+      JsonObject item = (JsonObject) entry;
+      long amount = item.getJsonObject("amount").getLong("amount");
+      switch (item.getString("kind")) {
+        case "platform_fee" -> fee += amount;
+        case "tax" -> tax += amount;
+        default -> hours += amount;
+      }
+    }
+    if (hours + fee + tax != charge.amount() || hours <= 0) {
+      return single;
+    }
+    List<StripeGateway.Line> lines = new java.util.ArrayList<>();
+    lines.add(new StripeGateway.Line(charge.description(), hours));
+    if (fee > 0) {
+      lines.add(new StripeGateway.Line("Platform fee", fee));
+    }
+    if (tax > 0) {
+      lines.add(new StripeGateway.Line("Tax", tax));
+    }
+    return lines;
   }
 
   /** Best effort: a checkout whose hold was never made, or was cancelled, is closed. */

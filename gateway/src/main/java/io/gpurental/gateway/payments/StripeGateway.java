@@ -51,6 +51,9 @@ public final class StripeGateway {
     this.stripe = builder.build();
   }
 
+  /** One line of a checkout page. */
+  public record Line(String name, long amount) {}
+
   /** A hosted checkout for one reservation's total. */
   public record Checkout(String sessionId, String url) {}
 
@@ -77,10 +80,17 @@ public final class StripeGateway {
    * Opens a Checkout Session charging {@code amount} for the payment {@code paymentId} of a
    * reservation (or of one of its extensions); {@code key} makes a retry reuse the session.
    */
-  public Future<Checkout> checkout(String key, String paymentId, String reservationId, String accountId, long amount,
-      String currency, String description, String successUrl, String cancelUrl) {
+  public Future<Checkout> checkout(String key, String paymentId, String reservationId, String accountId,
+      String currency, List<Line> lines, String successUrl, String cancelUrl) {
     return customerFor(accountId).compose(customer -> blocking(() -> {
-      Session session = stripe.checkout().sessions().create(SessionCreateParams.builder()
+      SessionCreateParams.Builder params = SessionCreateParams.builder();
+      for (Line line : lines) {
+        params.addLineItem(SessionCreateParams.LineItem.builder().setQuantity(1L)
+            .setPriceData(SessionCreateParams.LineItem.PriceData.builder().setCurrency(currency)
+                .setUnitAmount(line.amount()).setProductData(SessionCreateParams.LineItem.PriceData.ProductData
+                    .builder().setName(line.name()).build()).build()).build());
+      }
+      Session session = stripe.checkout().sessions().create(params
           .setMode(SessionCreateParams.Mode.PAYMENT)
           .setCustomer(customer)
           .setClientReferenceId(reservationId)
@@ -91,10 +101,6 @@ public final class StripeGateway {
           .setExpiresAt(Instant.now().plus(CHECKOUT_LIFETIME).getEpochSecond())
           .setSuccessUrl(successUrl)
           .setCancelUrl(cancelUrl)
-          .addLineItem(SessionCreateParams.LineItem.builder().setQuantity(1L)
-              .setPriceData(SessionCreateParams.LineItem.PriceData.builder().setCurrency(currency).setUnitAmount(amount)
-                  .setProductData(SessionCreateParams.LineItem.PriceData.ProductData.builder().setName(description)
-                      .build()).build()).build())
           .build(), RequestOptions.builder().setIdempotencyKey(key).build());
       return new Checkout(session.getId(), session.getUrl());
     }));

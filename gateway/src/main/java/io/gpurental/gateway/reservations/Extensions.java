@@ -59,7 +59,7 @@ final class Extensions {
               Payments.requireChargeable(quote.total().amount(), quote.total().currency());
               Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), id, Ids.newId("ext"), caller.accountId(),
                   quote.total().amount(), quote.total().currency(), quote.gpuCount() + " GPU(s) × " + hours
-                  + " h more for " + id);
+                  + " h more for " + id, ReservationService.priceOf(quote));
               Future<StripeGateway.Checkout> checkout = !"checkout".equals(method) ? Future.succeededFuture(null)
                   : payments.checkout(charge, publicBase + "/reservations/" + id + "?paid={CHECKOUT_SESSION_ID}",
                       publicBase + "/reservations/" + id);

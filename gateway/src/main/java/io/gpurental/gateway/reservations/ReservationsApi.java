@@ -87,7 +87,7 @@ final class ReservationsApi {
         .compose(ssh -> quoteOf(body).compose(quote -> hostOf(quote).compose(host -> {
           Payments.requireChargeable(quote.total().amount(), quote.total().currency());
           Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), id, null, caller.accountId(),
-              quote.total().amount(), quote.total().currency(), describe(quote));
+              quote.total().amount(), quote.total().currency(), describe(quote), ReservationService.priceOf(quote));
           return openCheckout(charge, method).compose(checkout -> service.create(new ReservationService.Request(id,
                   caller, quote, host, ssh, method, charge, checkout, key, request))
               .onFailure(failure -> {

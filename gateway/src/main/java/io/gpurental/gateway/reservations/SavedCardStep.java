@@ -46,7 +46,7 @@ final class SavedCardStep {
           Row failed = rows.iterator().next();
           Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), failed.getString("reservation_id"),
               failed.getString("extension_id"), failed.getString("account_id"), failed.getLong("amount"),
-              failed.getString("currency"), "GPU reservation " + failed.getString("reservation_id"));
+              failed.getString("currency"), "GPU reservation " + failed.getString("reservation_id"), null);
           String page = publicBase + "/reservations/" + charge.reservationId();
           return payments.checkout(charge, page + "?paid={CHECKOUT_SESSION_ID}", page)
               .compose(checkout -> repository.pool().withTransaction(tx ->

@@ -38,6 +38,12 @@ class CheckoutPaymentTest {
         .put("scopes", new JsonArray().add("reservations:write"))).body()).getString("token");
   }
 
+  @org.junit.jupiter.api.AfterEach
+  void theLedgerChecksOut() {
+    assertTrue(io.gpurental.gateway.testing.ApiClient.ledgerCheck(node).getBoolean("ok"),
+        io.gpurental.gateway.testing.ApiClient.ledgerCheck(node).encode());
+  }
+
   @AfterAll
   static void stop() {
     node.close();
@@ -50,6 +56,17 @@ class CheckoutPaymentTest {
     assertEquals("pending", payment.getString("status"));
     String session = payment.getString("checkout_url").replaceAll(".*/checkout/", "");
     assertEquals("pending_payment", reservation.getString("status"), "not confirmed by creating the checkout");
+    var lines = node.sql("SELECT l ->> 'description', (l ->> 'amount_total')::bigint FROM sandbox_stripe.objects,"
+        + " jsonb_array_elements(data -> '_sandbox' -> 'line_items') AS l WHERE id = '" + session + "'");
+    java.util.List<String> names = new java.util.ArrayList<>();
+    long sum = 0;
+    for (var line : lines) {
+      names.add(line.getString(0));
+      sum += line.getLong(1);
+    }
+    assertEquals(2, names.size(), "GPU hours and the platform fee, itemized: " + names);
+    assertEquals("Platform fee", names.get(1));
+    assertEquals(reservation.getJsonObject("price").getJsonObject("total").getLong("amount"), sum);
 
     assertEquals(200, complete(session, "4242424242424242").statusCode());
     JsonObject confirmed = awaitStatus(reservation.getString("id"), "confirmed");

@@ -26,6 +26,11 @@ class SavedCardPaymentTest {
     node = TestGateway.start();
   }
 
+  @org.junit.jupiter.api.AfterEach
+  void theLedgerChecksOut() {
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
   @AfterAll
   static void stop() {
     node.close();

@@ -35,6 +35,11 @@ class ReservationLifecycleTest {
     alice.saveCard("4242424242424242");
   }
 
+  @org.junit.jupiter.api.AfterEach
+  void theLedgerChecksOut() {
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
   @AfterAll
   static void stop() {
     node.close();
@@ -99,7 +104,9 @@ class ReservationLifecycleTest {
     assertEquals("downtime_credit", credit.getString("reason"));
     assertEquals(total, credit.getJsonObject("amount").getLong("amount"), "both begun hours were lost");
     assertEquals(0L, count("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + id + "'"));
-    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+    assertEquals(409, alice.post("/api/v1/reservations/" + id + "/cancel", null).statusCode(), "failed is final");
+    assertEquals(409, alice.post("/api/v1/reservations/" + id + "/extend",
+        new JsonObject().put("hours", 1).put("payment", "saved_card")).statusCode());
   }
 
   @Test
@@ -181,6 +188,12 @@ class ReservationLifecycleTest {
     assertTrue(new JsonObject(again.body()).getString("detail").contains("cancelled"), again.body());
     assertEquals("canceled", node.sql("SELECT status FROM payments WHERE reservation_id = '" + cancelledId + "'")
         .iterator().next().getString(0), "the open checkout is closed");
+
+    String expiredId = alice.reserve("off_nyc_h100_01", 1, LATER.plus(Duration.ofHours(97)), 1, "checkout")
+        .getString("id");
+    node.sql("UPDATE reservations SET hold_expires_at = now() - interval '1 second' WHERE id = '" + expiredId + "'");
+    alice.awaitStatus(expiredId, "expired");
+    assertEquals(409, alice.post("/api/v1/reservations/" + expiredId + "/cancel", null).statusCode());
   }
 
   @Test

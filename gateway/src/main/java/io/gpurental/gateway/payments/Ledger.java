@@ -1,7 +1,6 @@
 package io.gpurental.gateway.payments;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -22,28 +21,12 @@ final class Ledger {
 
   /** A charge of the quoted {@code price} (items and total), by the payment intent that took it. */
   static Future<Void> recordCharge(SqlConnection tx, String paymentIntentId, JsonObject price, String currency) {
-    long gpuHours = 0;
-    long fee = 0;
-    long tax = 0;
-    JsonArray items = price.getJsonArray("items");
-    for (int i = 0; i < items.size(); i++) {
-      JsonObject item = items.getJsonObject(i);
-      long amount = item.getJsonObject("amount").getLong("amount");
-      switch (item.getString("kind")) {
-        case "platform_fee" -> fee += amount;
-        case "tax" -> tax += amount;
-        default -> gpuHours += amount;
-      }
-    }
-    long total = price.getJsonObject("total").getLong("amount");
-    long gpu = gpuHours;
-    long platformFee = fee;
-    long taxes = tax;
+    PriceParts parts = PriceParts.of(price);
     return open(tx, "charge", paymentIntentId).compose(transaction -> tx.preparedQuery(ENTRY).executeBatch(List.of(
-        Tuple.of(transaction, "asset:stripe_clearing", total, currency),
-        Tuple.of(transaction, "revenue:gpu_hours", -gpu, currency),
-        Tuple.of(transaction, "revenue:platform_fee", -platformFee, currency),
-        Tuple.of(transaction, "liability:tax", -taxes, currency)))).mapEmpty();
+        Tuple.of(transaction, "asset:stripe_clearing", parts.total(), currency),
+        Tuple.of(transaction, "revenue:gpu_hours", -parts.gpuHours(), currency),
+        Tuple.of(transaction, "revenue:platform_fee", -parts.platformFee(), currency),
+        Tuple.of(transaction, "liability:tax", -parts.tax(), currency)))).mapEmpty();
   }
 
   /** Money given back to the card, by the Stripe refund that moved it. */

@@ -52,28 +52,17 @@ public final class Payments {
     if (charge.price() == null || charge.price().getJsonArray("items") == null) {
       return single;
     }
-    long hours = 0;
-    long fee = 0;
-    long tax = 0;
-    for (Object entry : charge.price().getJsonArray("items")) {
-      JsonObject item = (JsonObject) entry;
-      long amount = item.getJsonObject("amount").getLong("amount");
-      switch (item.getString("kind")) {
-        case "platform_fee" -> fee += amount;
-        case "tax" -> tax += amount;
-        default -> hours += amount;
-      }
-    }
-    if (hours + fee + tax != charge.amount() || hours <= 0) {
+    PriceParts parts = PriceParts.of(charge.price());
+    if (!parts.consistent() || parts.total() != charge.amount() || parts.gpuHours() <= 0) {
       return single;
     }
     List<StripeGateway.Line> lines = new java.util.ArrayList<>();
-    lines.add(new StripeGateway.Line(charge.description(), hours));
-    if (fee > 0) {
-      lines.add(new StripeGateway.Line("Platform fee", fee));
+    lines.add(new StripeGateway.Line(charge.description(), parts.gpuHours()));
+    if (parts.platformFee() > 0) {
+      lines.add(new StripeGateway.Line("Platform fee", parts.platformFee()));
     }
-    if (tax > 0) {
-      lines.add(new StripeGateway.Line("Tax", tax));
+    if (parts.tax() > 0) {
+      lines.add(new StripeGateway.Line("Tax", parts.tax()));
     }
     return lines;
   }

@@ -4,6 +4,7 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useMounted } from './hooks';
 import { ApiError } from './api';
 import {
   brandLabel,
@@ -38,15 +39,8 @@ export function PaymentMethodsSection({ me }: { me: Me }) {
   const alertRef = useRef<HTMLDivElement>(null);
   const removeRef = useRef<HTMLButtonElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const mounted = useRef(true);
+  const mounted = useMounted();
   const card = saved.card;
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   useEffect(() => {
     if (saved.error && !handleSessionEnded(saved.error)) {

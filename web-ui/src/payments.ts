@@ -4,6 +4,7 @@
  * saved-card charge. Every call needs a signed-in session; POST/DELETE send the CSRF header.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useMounted } from './hooks';
 import { ApiError, fetchJson, getJson, postJson } from './api';
 import type { Money, PriceItem } from './offers';
 import { csrfHeaders, type Me } from './session';
@@ -114,14 +115,7 @@ export function useSavedCard(enabled: boolean): SavedCardState {
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const seq = useRef(0);
-  const mounted = useRef(true);
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  const mounted = useMounted();
 
   const reload = useCallback(async (): Promise<PaymentMethod | null> => {
     const current = ++seq.current;

@@ -1,11 +1,11 @@
 import type { JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
-import { providerAuthHref, providerLabel, PROVIDERS, signInPageHref } from '../auth';
+import { providerAuthHref, providerLabel, PROVIDERS } from '../auth';
 import { formatDateTime } from '../format';
 import { PaymentMethodsSection } from '../payment-methods';
-import { Link } from '../router';
-import { markSignedOut, useSession, type Me } from '../session';
+import { markSignedOut, type Me } from '../session';
+import { SignedInPage } from '../signed-in';
 import {
   createToken,
   endOfDayUtc,
@@ -47,49 +47,25 @@ function focusElement(element: HTMLElement | null | undefined): void {
 }
 
 export function AccountPage() {
-  const session = useSession();
-
-  if (session.loading && !session.me) {
-    return (
-      <>
-        <h1>Account</h1>
-        <p class="muted" role="status">
-          Loading your account…
-        </p>
-      </>
-    );
-  }
-
-  if (!session.me) {
-    return (
-      <>
-        <h1>Account</h1>
-        {session.error && (
-          <div id="account-error" class="alert alert--error" role="alert">
-            <p>Could not load your account: {session.error}</p>
-            <button type="button" class="btn" onClick={() => void session.refresh()}>
-              Try again
-            </button>
-          </div>
-        )}
-        <div id="account-signed-out" class="panel">
-          <p>Sign in to see your profile, your sign-in methods, your saved card and your API tokens.</p>
-          <Link id="account-signin" class="btn btn--primary" href={signInPageHref('/account')}>
-            Sign in
-          </Link>
-        </div>
-      </>
-    );
-  }
-
   return (
-    <>
-      <h1>Account</h1>
-      <Profile me={session.me} />
-      <SignInMethods me={session.me} />
-      <PaymentMethodsSection me={session.me} />
-      <Tokens me={session.me} />
-    </>
+    <SignedInPage
+      title="Account"
+      loadingText="Loading your account…"
+      signInText="Sign in to see your profile, your sign-in methods, your saved card and your API tokens."
+      returnTo="/account"
+      idPrefix="account"
+      errorId="account-error"
+    >
+      {(me) => (
+        <>
+          <h1>Account</h1>
+          <Profile me={me} />
+          <SignInMethods me={me} />
+          <PaymentMethodsSection me={me} />
+          <Tokens me={me} />
+        </>
+      )}
+    </SignedInPage>
   );
 }
 

@@ -1,4 +1,5 @@
 import { LoadMore } from '../load-more';
+import { usePagedList } from '../paged-list';
 import { fieldErrorHelpers } from '../fields';
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -131,19 +132,10 @@ export function CatalogPage() {
     return params.toString();
   }, [filters, extras]);
 
-  const [offers, setOffers] = useState<Offer[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [moreError, setMoreError] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [status, setStatus] = useState('');
-  const [reloadKey, setReloadKey] = useState(0);
   const [models, setModels] = useState<GpuModel[] | null>(null);
   const [modelsFailed, setModelsFailed] = useState(false);
   const [regions, setRegions] = useState<string[]>([]);
   const alertRef = useRef<HTMLDivElement>(null);
-  const moreController = useRef<AbortController | null>(null);
 
   useEffect(() => {
     rememberCatalogSearch(search);
@@ -173,39 +165,31 @@ export function CatalogPage() {
     });
   };
 
-  useEffect(() => {
-    const controller = new AbortController();
-    moreController.current?.abort();
-    setLoading(true);
-    setLoadingMore(false);
-    setMoreError(null);
-    setStatus('Loading offers…');
-    listOffers(new URLSearchParams(apiQuery), controller.signal)
-      .then((page) => {
-        const data = Array.isArray(page?.data) ? page.data : [];
-        setOffers(data);
-        setNextCursor(page?.next_cursor ?? null);
-        setProblem(null);
-        noteRegions(data);
-        setStatus(
-          data.length === 0
-            ? 'No offers match these filters.'
-            : `${data.length === 1 ? '1 offer' : `${formatCount(data.length)} offers`}${page?.next_cursor ? ' shown, more available' : ''}.`,
-        );
-        setLoading(false);
-      })
-      .catch((error) => {
-        if (isAbort(error)) {
-          return;
-        }
-        setOffers(null);
-        setNextCursor(null);
-        setProblem({ message: errorText(error, 'Could not load offers.'), fields: fieldProblems(error) });
-        setStatus('');
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [apiQuery, reloadKey]);
+  const {
+    items: offers,
+    nextCursor,
+    loading,
+    problem,
+    loadingMore,
+    moreError,
+    summary: status,
+    reload,
+    loadMore,
+  } = usePagedList<Offer, Problem>({
+    fetchPage: (cursor, signal) => {
+      const params = new URLSearchParams(apiQuery);
+      if (cursor) {
+        params.set('cursor', cursor);
+      }
+      return listOffers(params, signal);
+    },
+    deps: [apiQuery],
+    noun: 'offer',
+    emptyText: 'No offers match these filters.',
+    loadProblem: (error) => ({ message: errorText(error, 'Could not load offers.'), fields: fieldProblems(error) }),
+    moreProblem: (error) => errorText(error, 'Could not load more offers.'),
+    onPage: noteRegions,
+  });
 
   useEffect(() => {
     if (problem) {
@@ -213,43 +197,12 @@ export function CatalogPage() {
     }
   }, [problem]);
 
-  const loadMore = async () => {
-    if (!nextCursor || loadingMore) {
-      return;
-    }
-    const controller = new AbortController();
-    moreController.current = controller;
-    setLoadingMore(true);
-    setMoreError(null);
-    const params = new URLSearchParams(apiQuery);
-    params.set('cursor', nextCursor);
-    try {
-      const page = await listOffers(params, controller.signal);
-      const data = Array.isArray(page?.data) ? page.data : [];
-      setOffers((current) => {
-        const seen = new Set((current ?? []).map((offer) => offer.id));
-        return [...(current ?? []), ...data.filter((offer) => !seen.has(offer.id))];
-      });
-      setNextCursor(page?.next_cursor ?? null);
-      noteRegions(data);
-      setStatus(`${data.length === 1 ? '1 more offer' : `${formatCount(data.length)} more offers`} loaded.`);
-    } catch (error) {
-      if (!isAbort(error)) {
-        setMoreError(errorText(error, 'Could not load more offers.'));
-      }
-    } finally {
-      if (moreController.current === controller) {
-        setLoadingMore(false);
-      }
-    }
-  };
-
   const apply = (next: CatalogFilters) => {
     const params = filtersToParams(next, extras);
     const qs = params.toString();
     const href = `/catalog${qs ? `?${qs}` : ''}`;
     if (href === `/catalog${window.location.search}`) {
-      setReloadKey((key) => key + 1);
+      reload();
     } else {
       navigate(href);
     }
@@ -318,7 +271,7 @@ export function CatalogPage() {
                   ))}
                 </ul>
               )}
-              <button type="button" class="btn" onClick={() => setReloadKey((key) => key + 1)}>
+              <button type="button" class="btn" onClick={reload}>
                 Try again
               </button>
             </div>

@@ -1,6 +1,7 @@
 import { fieldErrorHelpers } from '../fields';
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useFocusOnNext, useMounted } from '../hooks';
 import { ApiError } from '../api';
 import { signInPageHref } from '../auth';
 import { AvailabilityStrip, PriceHistory } from '../charts';
@@ -780,24 +781,11 @@ function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
   const chosenPayment = useRef<PaymentChoice>('checkout');
   const keyRef = useRef<HTMLTextAreaElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
-  const focusOnOpen = useRef(false);
-  const mounted = useRef(true);
+  const mounted = useMounted();
+  /** Set when the form opens from "Reserve": the SSH key field then takes focus. */
+  const focusOnOpen = useFocusOnNext(open, keyRef);
   /** The Idempotency-Key of the last attempt and the body it was sent with. */
   const attempt = useRef<{ key: string; body: string } | null>(null);
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  useEffect(() => {
-    if (open && focusOnOpen.current) {
-      focusOnOpen.current = false;
-      keyRef.current?.focus();
-    }
-  }, [open]);
 
   useEffect(() => {
     if (saved.error) {

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { signInPageHref } from '../auth';
+import { useRef } from 'preact/hooks';
 import { formatDateTime } from '../format';
 import { LoadMore } from '../load-more';
-import { catalogHref, formatCount, isAbort, money } from '../offers';
+import { catalogHref, money } from '../offers';
+import { usePagedList } from '../paged-list';
 import {
   asMoney,
   listPayments,
@@ -11,129 +11,39 @@ import {
   type Payment,
 } from '../payments';
 import { ItemsTable } from '../price-table';
-import { ProblemAlert, problemFrom, type ShownProblem } from '../problem';
+import { ProblemAlert, problemFrom } from '../problem';
 import { RefundsTable } from '../refunds-table';
 import { handleSessionEnded, reservationHref } from '../reservations';
 import { Link } from '../router';
-import { useSession } from '../session';
+import { SignedInPage } from '../signed-in';
 
 /** `/payments`: your card payments, newest first, with receipts and refunds. */
 export function PaymentsPage() {
-  const session = useSession();
-
-  if (session.loading && !session.me) {
-    return (
-      <>
-        <h1>Payments</h1>
-        <p class="muted" role="status">
-          Loading your payments…
-        </p>
-      </>
-    );
-  }
-
-  if (!session.me) {
-    return (
-      <>
-        <h1>Payments</h1>
-        {session.error && (
-          <div id="payments-session-error" class="alert alert--error" role="alert">
-            <p>Could not load your account: {session.error}</p>
-            <button type="button" class="btn" onClick={() => void session.refresh()}>
-              Try again
-            </button>
-          </div>
-        )}
-        <div id="payments-signed-out" class="panel">
-          <p>Sign in to see your payments, receipts and refunds.</p>
-          <Link id="payments-signin" class="btn btn--primary" href={signInPageHref('/payments')}>
-            Sign in
-          </Link>
-        </div>
-      </>
-    );
-  }
-
-  return <PaymentList accountId={session.me.id} />;
+  return (
+    <SignedInPage
+      title="Payments"
+      loadingText="Loading your payments…"
+      signInText="Sign in to see your payments, receipts and refunds."
+      returnTo="/payments"
+      idPrefix="payments"
+    >
+      {(me) => <PaymentList accountId={me.id} />}
+    </SignedInPage>
+  );
 }
 
 function PaymentList({ accountId }: { accountId: string }) {
-  const [items, setItems] = useState<Payment[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [problem, setProblem] = useState<ShownProblem | null>(null);
-  const [moreError, setMoreError] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [summary, setSummary] = useState('');
-  const [reloadKey, setReloadKey] = useState(0);
-  const moreController = useRef<AbortController | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    moreController.current?.abort();
-    setLoading(true);
-    setSummary('Loading payments…');
-    listPayments(null, controller.signal)
-      .then((page) => {
-        const data = Array.isArray(page?.data) ? page.data : [];
-        setItems(data);
-        setNextCursor(page?.next_cursor ?? null);
-        setProblem(null);
-        setSummary(
-          data.length === 0
-            ? 'You have no payments yet.'
-            : `${data.length === 1 ? '1 payment' : `${formatCount(data.length)} payments`}${page?.next_cursor ? ' shown, more available' : ''}.`,
-        );
-        setLoading(false);
-      })
-      .catch((caught) => {
-        if (isAbort(caught) || handleSessionEnded(caught)) {
-          return;
-        }
-        setItems(null);
-        setNextCursor(null);
-        setProblem(problemFrom(caught, 'request failed', 'Could not load your payments'));
-        setSummary('');
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [accountId, reloadKey]);
-
-  const loadMore = async () => {
-    if (!nextCursor || loadingMore) {
-      return;
-    }
-    const controller = new AbortController();
-    moreController.current = controller;
-    setLoadingMore(true);
-    setMoreError(null);
-    const firstNew = items?.length ?? 0;
-    try {
-      const page = await listPayments(nextCursor, controller.signal);
-      const data = Array.isArray(page?.data) ? page.data : [];
-      setItems((current) => {
-        const seen = new Set((current ?? []).map((item) => item.id));
-        return [...(current ?? []), ...data.filter((item) => !seen.has(item.id))];
-      });
-      setNextCursor(page?.next_cursor ?? null);
-      setSummary(`${data.length === 1 ? '1 more payment' : `${formatCount(data.length)} more payments`} loaded.`);
-      if (!page?.next_cursor) {
-        // The button goes away: continue from the first new payment.
-        window.setTimeout(() => {
-          listRef.current?.querySelectorAll<HTMLElement>('.payment-item__title')[firstNew]?.focus();
-        }, 0);
-      }
-    } catch (caught) {
-      if (!isAbort(caught) && !handleSessionEnded(caught)) {
-        setMoreError(problemFrom(caught, 'request failed').message);
-      }
-    } finally {
-      if (moreController.current === controller) {
-        setLoadingMore(false);
-      }
-    }
-  };
+  const { items, nextCursor, loading, problem, loadingMore, moreError, summary, reload, loadMore } = usePagedList({
+    fetchPage: listPayments,
+    deps: [accountId],
+    noun: 'payment',
+    emptyText: 'You have no payments yet.',
+    loadProblem: (caught) => problemFrom(caught, 'request failed', 'Could not load your payments'),
+    moreProblem: (caught) => problemFrom(caught, 'request failed').message,
+    handled: handleSessionEnded,
+    focusItem: (index) => listRef.current?.querySelectorAll<HTMLElement>('.payment-item__title')[index]?.focus(),
+  });
 
   return (
     <>
@@ -148,7 +58,7 @@ function PaymentList({ accountId }: { accountId: string }) {
         </p>
         {problem ? (
           <ProblemAlert problem={problem}>
-            <button type="button" class="btn" onClick={() => setReloadKey((key) => key + 1)}>
+            <button type="button" class="btn" onClick={reload}>
               Try again
             </button>
           </ProblemAlert>

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
-import { signInPageHref } from '../auth';
 import { formatApproxIn, formatCountdown, formatLongCountdown, useNow } from '../clock';
 import { formatDateTime } from '../format';
 import { useReservationChanges } from '../live';
@@ -19,7 +18,8 @@ import {
 } from '../reservations';
 import { SITE_NAME } from '../routes';
 import { Link } from '../router';
-import { useSession, type Me } from '../session';
+import type { Me } from '../session';
+import { SignedInPage } from '../signed-in';
 import { StatusBadge } from '../status-badge';
 import { CancelControl, canCancel, type CancelControlProps } from './reservation/Cancel';
 import { ExtendPanel } from './reservation/Extend';
@@ -35,44 +35,18 @@ const POLL_ONLINE_MS = 60000;
 
 /** `/reservations/{id}` */
 export function ReservationPage({ id }: { id: string }) {
-  const session = useSession();
-
-  if (session.loading && !session.me) {
-    return (
-      <>
-        <Breadcrumb />
-        <h1>Reservation</h1>
-        <p class="muted" role="status">
-          Loading the reservation…
-        </p>
-      </>
-    );
-  }
-
-  if (!session.me) {
-    return (
-      <>
-        <Breadcrumb />
-        <h1>Reservation</h1>
-        {session.error && (
-          <div id="reservation-session-error" class="alert alert--error" role="alert">
-            <p>Could not load your account: {session.error}</p>
-            <button type="button" class="btn" onClick={() => void session.refresh()}>
-              Try again
-            </button>
-          </div>
-        )}
-        <div id="reservation-signed-out" class="panel">
-          <p>Sign in to see this reservation.</p>
-          <Link id="reservation-signin" class="btn btn--primary" href={signInPageHref(reservationHref(id))}>
-            Sign in
-          </Link>
-        </div>
-      </>
-    );
-  }
-
-  return <ReservationView id={id} me={session.me} />;
+  return (
+    <SignedInPage
+      title="Reservation"
+      before={<Breadcrumb />}
+      loadingText="Loading the reservation…"
+      signInText="Sign in to see this reservation."
+      returnTo={reservationHref(id)}
+      idPrefix="reservation"
+    >
+      {(me) => <ReservationView id={id} me={me} />}
+    </SignedInPage>
+  );
 }
 
 function Breadcrumb() {

@@ -1,8 +1,8 @@
-import { LoadMore } from '../load-more';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { signInPageHref } from '../auth';
+import { useMemo, useRef } from 'preact/hooks';
 import { formatDateTime } from '../format';
-import { catalogHref, errorText, formatCount, gpusLabel, isAbort, money } from '../offers';
+import { LoadMore } from '../load-more';
+import { catalogHref, errorText, formatCount, gpusLabel, money } from '../offers';
+import { usePagedList } from '../paged-list';
 import {
   handleSessionEnded,
   isReservationStatus,
@@ -13,47 +13,22 @@ import {
   type Reservation,
 } from '../reservations';
 import { Link, navigate, useSearch } from '../router';
-import { useSession } from '../session';
+import { SignedInPage } from '../signed-in';
 import { StatusBadge } from '../status-badge';
 
 /** `/reservations?status=…`: your reservations, newest first, filtered by status. */
 export function ReservationsPage() {
-  const session = useSession();
-
-  if (session.loading && !session.me) {
-    return (
-      <>
-        <h1>Reservations</h1>
-        <p class="muted" role="status">
-          Loading your reservations…
-        </p>
-      </>
-    );
-  }
-
-  if (!session.me) {
-    return (
-      <>
-        <h1>Reservations</h1>
-        {session.error && (
-          <div id="reservations-session-error" class="alert alert--error" role="alert">
-            <p>Could not load your account: {session.error}</p>
-            <button type="button" class="btn" onClick={() => void session.refresh()}>
-              Try again
-            </button>
-          </div>
-        )}
-        <div id="reservations-signed-out" class="panel">
-          <p>Sign in to see your GPU reservations: held, running and past.</p>
-          <Link id="reservations-signin" class="btn btn--primary" href={signInPageHref('/reservations')}>
-            Sign in
-          </Link>
-        </div>
-      </>
-    );
-  }
-
-  return <ReservationList accountId={session.me.id} />;
+  return (
+    <SignedInPage
+      title="Reservations"
+      loadingText="Loading your reservations…"
+      signInText="Sign in to see your GPU reservations: held, running and past."
+      returnTo="/reservations"
+      idPrefix="reservations"
+    >
+      {(me) => <ReservationList accountId={me.id} />}
+    </SignedInPage>
+  );
 }
 
 function statusFromSearch(search: string): string {
@@ -64,86 +39,27 @@ function statusFromSearch(search: string): string {
 function ReservationList({ accountId }: { accountId: string }) {
   const search = useSearch();
   const status = useMemo(() => statusFromSearch(search), [search]);
-  const [items, setItems] = useState<Reservation[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [moreError, setMoreError] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [summary, setSummary] = useState('');
-  const [reloadKey, setReloadKey] = useState(0);
-  const moreController = useRef<AbortController | null>(null);
   const listRef = useRef<HTMLTableSectionElement>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    moreController.current?.abort();
-    setLoading(true);
-    setLoadingMore(false);
-    setMoreError(null);
-    setSummary('Loading reservations…');
-    listReservations({ status }, controller.signal)
-      .then((page) => {
-        const data = Array.isArray(page?.data) ? page.data : [];
-        setItems(data);
-        setNextCursor(page?.next_cursor ?? null);
-        setError(null);
-        setSummary(
-          data.length === 0
-            ? status
-              ? `No ${statusLabel(status).toLowerCase()} reservations.`
-              : 'You have no reservations yet.'
-            : `${data.length === 1 ? '1 reservation' : `${formatCount(data.length)} reservations`}${page?.next_cursor ? ' shown, more available' : ''}.`,
-        );
-        setLoading(false);
-      })
-      .catch((caught) => {
-        if (isAbort(caught) || handleSessionEnded(caught)) {
-          return;
-        }
-        setItems(null);
-        setNextCursor(null);
-        setError(errorText(caught, 'Could not load your reservations.'));
-        setSummary('');
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [status, accountId, reloadKey]);
-
-  const loadMore = async () => {
-    if (!nextCursor || loadingMore) {
-      return;
-    }
-    const controller = new AbortController();
-    moreController.current = controller;
-    setLoadingMore(true);
-    setMoreError(null);
-    const firstNew = items?.length ?? 0;
-    try {
-      const page = await listReservations({ status, cursor: nextCursor }, controller.signal);
-      const data = Array.isArray(page?.data) ? page.data : [];
-      setItems((current) => {
-        const seen = new Set((current ?? []).map((item) => item.id));
-        return [...(current ?? []), ...data.filter((item) => !seen.has(item.id))];
-      });
-      setNextCursor(page?.next_cursor ?? null);
-      setSummary(`${data.length === 1 ? '1 more reservation' : `${formatCount(data.length)} more reservations`} loaded.`);
-      if (!page?.next_cursor) {
-        // The button goes away: continue from the first new row.
-        window.setTimeout(() => {
-          listRef.current?.querySelectorAll<HTMLElement>('.reservation-row a')[firstNew]?.focus();
-        }, 0);
-      }
-    } catch (caught) {
-      if (!isAbort(caught) && !handleSessionEnded(caught)) {
-        setMoreError(errorText(caught, 'Could not load more reservations.'));
-      }
-    } finally {
-      if (moreController.current === controller) {
-        setLoadingMore(false);
-      }
-    }
-  };
+  const {
+    items,
+    nextCursor,
+    loading,
+    problem: error,
+    loadingMore,
+    moreError,
+    summary,
+    reload,
+    loadMore,
+  } = usePagedList({
+    fetchPage: (cursor, signal) => listReservations(cursor ? { status, cursor } : { status }, signal),
+    deps: [status, accountId],
+    noun: 'reservation',
+    emptyText: status ? `No ${statusLabel(status).toLowerCase()} reservations.` : 'You have no reservations yet.',
+    loadProblem: (caught) => errorText(caught, 'Could not load your reservations.'),
+    moreProblem: (caught) => errorText(caught, 'Could not load more reservations.'),
+    handled: handleSessionEnded,
+    focusItem: (index) => listRef.current?.querySelectorAll<HTMLElement>('.reservation-row a')[index]?.focus(),
+  });
 
   const onStatusChange = (next: string) => {
     const params = new URLSearchParams(window.location.search);
@@ -197,7 +113,7 @@ function ReservationList({ accountId }: { accountId: string }) {
         {error ? (
           <div id="reservations-error" class="alert alert--error" role="alert">
             <p>Could not load your reservations: {error}</p>
-            <button type="button" class="btn" onClick={() => setReloadKey((key) => key + 1)}>
+            <button type="button" class="btn" onClick={reload}>
               Try again
             </button>
           </div>

@@ -5,6 +5,7 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useMounted } from '../../hooks';
 import { money, type Money } from '../../offers';
 import { ProblemAlert, problemFrom, type ShownProblem } from '../../problem';
 import { cancelReservation, handleSessionEnded, type Reservation } from '../../reservations';
@@ -41,16 +42,9 @@ export function CancelControl({ reservation: r, me, problem, onProblem, onCancel
   const triggerRef = useRef<HTMLButtonElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
-  const mounted = useRef(true);
+  const mounted = useMounted();
   const hold = r.status === 'pending_payment';
   const what = hold ? 'hold' : 'reservation';
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   useEffect(() => {
     if (confirming) {

@@ -5,6 +5,7 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useFocusOnNext, useMounted } from '../../hooks';
 import { ApiError } from '../../api';
 import { formatDateTime } from '../../format';
 import {
@@ -67,20 +68,13 @@ export function ExtendPanel({ reservation: r, me, problem, onProblem, onExtended
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const alertRef = useRef<HTMLDivElement>(null);
-  const mounted = useRef(true);
+  const mounted = useMounted();
   const quoteSeq = useRef(0);
   /** The Idempotency-Key of the last attempt and the body it was sent with. */
   const attempt = useRef<{ key: string; body: string } | null>(null);
 
   const parsed = parseHours(hours);
   const card = saved.card;
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   useEffect(() => {
     if (saved.error) {
@@ -96,13 +90,7 @@ export function ExtendPanel({ reservation: r, me, problem, onProblem, onExtended
   }, [card]);
 
   /** Set when a submit failed: its alert takes focus (a failed price while typing does not). */
-  const focusAlert = useRef(false);
-  useEffect(() => {
-    if (problem && focusAlert.current) {
-      focusAlert.current = false;
-      alertRef.current?.focus();
-    }
-  }, [problem]);
+  const focusAlert = useFocusOnNext(problem, alertRef);
 
   // Price the hours after the current end whenever they (or the end) change.
   useEffect(() => {

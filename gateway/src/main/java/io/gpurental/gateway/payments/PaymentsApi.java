@@ -1,7 +1,6 @@
 package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.auth.Principal;
-import io.gpurental.gateway.platform.Money;
 import io.gpurental.gateway.platform.Page;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -10,7 +9,6 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,13 +18,12 @@ final class PaymentsApi {
   private static final int DEFAULT_LIMIT = 20;
   private static final String LIST = """
       SELECT p.*, coalesce(x.price, r.price) AS receipt, r.payment_method,
-             coalesce((SELECT json_agg(json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,
-                         'reason', f.reason, 'status', f.status, 'created_at', f.created_at) ORDER BY f.created_at)
+             coalesce((SELECT json_agg(%s ORDER BY f.created_at)
                        FROM refunds f WHERE f.payment_id = p.id), '[]') AS refunds
       FROM payments p JOIN reservations r ON r.id = p.reservation_id
       LEFT JOIN reservation_extensions x ON x.id = p.extension_id
       WHERE ($2 OR p.account_id = $1) AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3, $4))
-      ORDER BY p.created_at DESC, p.id DESC LIMIT $5""";
+      ORDER BY p.created_at DESC, p.id DESC LIMIT $5""".formatted(Refunds.AS_JSON);
   private final Pool pool;
 
   PaymentsApi(Pool pool) {
@@ -57,11 +54,7 @@ final class PaymentsApi {
     JsonArray refunds = new JsonArray();
     Object stored = row.getValue("refunds");
     for (Object entry : stored instanceof JsonArray array ? array : new JsonArray(String.valueOf(stored))) {
-      JsonObject refund = (JsonObject) entry;
-      refunds.add(new JsonObject().put("id", refund.getString("id"))
-          .put("amount", new Money(refund.getLong("amount"), refund.getString("currency")).toJson())
-          .put("reason", refund.getString("reason")).put("status", refund.getString("status"))
-          .put("created_at", OffsetDateTime.parse(refund.getString("created_at")).toInstant().toString()));
+      refunds.add(Refunds.toApi((JsonObject) entry));
     }
     String failureCode = row.getString("failure_code");
     return new JsonObject()

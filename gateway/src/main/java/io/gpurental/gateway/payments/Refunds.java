@@ -1,11 +1,14 @@
 package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.platform.Ids;
+import io.gpurental.gateway.platform.Money;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -25,6 +28,18 @@ public final class Refunds {
   private static final int ALERT_EVERY = 10;
   private final Pool pool;
   private final StripeGateway stripe;
+
+  /** SQL: refund row {@code f} as JSON, as {@link #toApi} reads it back. */
+  public static final String AS_JSON = "json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,"
+      + " 'reason', f.reason, 'status', f.status, 'created_at', f.created_at)";
+
+  /** A refund as the API shows it, from its {@link #AS_JSON} form. */
+  public static JsonObject toApi(JsonObject stored) {
+    return new JsonObject().put("id", stored.getString("id"))
+        .put("amount", new Money(stored.getLong("amount"), stored.getString("currency")).toJson())
+        .put("reason", stored.getString("reason")).put("status", stored.getString("status"))
+        .put("created_at", OffsetDateTime.parse(stored.getString("created_at")).toInstant().toString());
+  }
 
   public Refunds(Pool pool, StripeGateway stripe) {
     this.pool = pool;

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.payments.Refunds;
 import io.gpurental.gateway.platform.Money;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -59,10 +60,7 @@ final class ReservationJson {
       if ("succeeded".equals(refund.getString("status"))) {
         refunded += refund.getLong("amount");
       }
-      refunds.add(new JsonObject().put("id", refund.getString("id"))
-          .put("amount", new Money(refund.getLong("amount"), refund.getString("currency")).toJson())
-          .put("reason", refund.getString("reason")).put("status", refund.getString("status"))
-          .put("created_at", timestamp(refund.getString("created_at"))));
+      refunds.add(Refunds.toApi(refund));
     }
     return payment.put("amount_paid", new Money(row.getLong("amount_captured"), currency).toJson())
         .put("amount_refunded", new Money(refunded, currency).toJson()).put("refunds", refunds);

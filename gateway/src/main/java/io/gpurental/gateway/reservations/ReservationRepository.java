@@ -1,5 +1,6 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.payments.Refunds;
 import io.gpurental.gateway.platform.Page;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -51,8 +52,7 @@ public final class ReservationRepository {
               ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS payment,
              (SELECT coalesce(sum(p.amount), 0) FROM payments p
               WHERE p.reservation_id = r.id AND p.status IN ('succeeded', 'refunded')) AS amount_captured,
-             coalesce((SELECT json_agg(json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,
-                         'reason', f.reason, 'status', f.status, 'created_at', f.created_at) ORDER BY f.created_at)
+             coalesce((SELECT json_agg(%s ORDER BY f.created_at)
                        FROM refunds f JOIN payments p ON p.id = f.payment_id WHERE p.reservation_id = r.id), '[]') AS refunds,
              coalesce((SELECT json_agg(json_build_object('id', x.id, 'hours', x.hours, 'start', lower(x.period),
                          'end', upper(x.period), 'status', x.status, 'hold_expires_at', x.hold_expires_at,
@@ -61,7 +61,7 @@ public final class ReservationRepository {
                                           AND p.status = 'pending' ORDER BY p.created_at DESC LIMIT 1))
                          ORDER BY x.created_at) FROM reservation_extensions x WHERE x.reservation_id = r.id), '[]')
                AS extensions
-      FROM reservations r""";
+      FROM reservations r""".formatted(Refunds.AS_JSON);
   /** Releases lapsed holds: correctness comes from this statement, whoever runs it, however often. */
   private static final String EXPIRE_HOLDS = """
       WITH lapsed AS (

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
@@ -12,23 +13,18 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Quotes guarantee a price: honoured after a price change, unforgeable, and they expire. */
+@GatewayTest
 class QuotesTest {
   private static TestGateway node;
   private static final Instant START = Instant.now().plus(2, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @Test

@@ -3,36 +3,30 @@ package io.gpurental.gateway.auth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
-import java.util.Map;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Sign-ins, token creations and writes beyond their limits get 429 with Retry-After. */
+@GatewayTest(settings = {
+    "GATEWAY_RATE_LIMITS_SIGN_INS_PER_MINUTE=3",
+    "GATEWAY_RATE_LIMITS_TOKEN_CREATIONS_PER_HOUR=2",
+    "GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE=1000"})
 class AbuseLimitsTest {
   private static TestGateway node;
   private static WebSession victor;
 
   @BeforeAll
-  static void start() {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_RATE_LIMITS_SIGN_INS_PER_MINUTE", "3");
-    settings.put("GATEWAY_RATE_LIMITS_TOKEN_CREATIONS_PER_HOUR", "2");
-    settings.put("GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE", "1000");
-    node = TestGateway.start(settings);
+  static void start(TestGateway gateway) {
+    node = gateway;
     victor = new WebSession();
     victor.signIn(node, "github", "victor");
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
@@ -14,25 +15,20 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Search over the sandbox demo fleet (6 offers, 34 GPUs): filters, sorts, availability. */
+@GatewayTest
 class CatalogSearchTest {
   private static TestGateway node;
   /** A window a day ahead, so "now" never matters. */
   private static final Instant START = Instant.now().plus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @AfterEach

@@ -3,6 +3,7 @@ package io.gpurental.gateway.payments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
@@ -17,11 +18,11 @@ import java.util.HexFormat;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Web checkout through stripe-java and the sandbox: only the signed webhook confirms, once. */
+@GatewayTest
 class CheckoutPaymentTest {
   private static final String SSH_KEY =
       "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc payer";
@@ -30,8 +31,8 @@ class CheckoutPaymentTest {
   private static String token;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
+  static void start(TestGateway gateway) {
+    node = gateway;
     WebSession browser = new WebSession();
     browser.signIn(node, "github", "payer");
     token = new JsonObject(browser.write("POST", node.url("/api/v1/tokens"), new JsonObject().put("name", "t")
@@ -42,11 +43,6 @@ class CheckoutPaymentTest {
   void theLedgerChecksOut() {
     assertTrue(io.gpurental.gateway.testing.ApiClient.ledgerCheck(node).getBoolean("ok"),
         io.gpurental.gateway.testing.ApiClient.ledgerCheck(node).encode());
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test

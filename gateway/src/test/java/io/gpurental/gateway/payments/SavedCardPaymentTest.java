@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
@@ -12,28 +13,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** API clients pay with the card saved once in a browser: charged off-session, answered synchronously. */
+@GatewayTest
 class SavedCardPaymentTest {
   private static final Instant START = Instant.now().plus(5, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @org.junit.jupiter.api.AfterEach
   void theLedgerChecksOut() {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test

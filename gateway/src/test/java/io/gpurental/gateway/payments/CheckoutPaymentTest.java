@@ -3,6 +3,7 @@ package io.gpurental.gateway.payments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
@@ -132,15 +133,8 @@ class CheckoutPaymentTest {
   }
 
   /** Waits for the webhook (the sandbox sends it within a second or two); bounded. */
-  private static JsonObject awaitStatus(String id, String status) throws InterruptedException {
-    for (int i = 0; i < 300; i++) {
-      JsonObject reservation = get(id);
-      if (status.equals(reservation.getString("status"))) {
-        return reservation;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError(id + " never became " + status);
+  private static JsonObject awaitStatus(String id, String status) {
+    return Eventually.eventually(id + " became " + status, () -> get(id), r -> status.equals(r.getString("status")));
   }
 
   private static HttpResponse<String> deliver(String payload, String signature) {

@@ -3,16 +3,15 @@ package io.gpurental.gateway.platform;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.Future;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** Stopping a node turns readiness off and lets a request already in flight finish. */
@@ -44,17 +43,16 @@ class DrainTest {
   }
 
   /** Polls until the listener is gone; the bound only stops a broken build from hanging. */
-  private static void awaitNewConnectionsRefused(int port) throws InterruptedException {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
-    while (Instant.now().isBefore(deadline)) {
-      try (Socket probe = new Socket("127.0.0.1", port)) {
-        Thread.sleep(20);
-      } catch (ConnectException refused) {
-        return;
-      } catch (java.io.IOException other) {
-        return;
-      }
+  private static void awaitNewConnectionsRefused(int port) {
+    Eventually.eventually("the node refused new connections while draining", Duration.ofSeconds(10),
+        () -> connects(port), connected -> !connected);
+  }
+
+  private static boolean connects(int port) {
+    try (Socket probe = new Socket("127.0.0.1", port)) {
+      return true;
+    } catch (java.io.IOException refused) {
+      return false;
     }
-    throw new AssertionError("the node still accepts connections while draining");
   }
 }

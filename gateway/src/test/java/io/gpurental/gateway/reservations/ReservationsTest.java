@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
@@ -255,7 +256,7 @@ class ReservationsTest {
   }
 
   @Test
-  void aLapsedHoldIsReleasedEvenAfterTheNodeThatMadeItIsGone() throws InterruptedException {
+  void aLapsedHoldIsReleasedEvenAfterTheNodeThatMadeItIsGone() {
     List<Map<String, String>> cluster = TestGateway.twoNodeCluster();
     TestGateway maker = TestGateway.start(cluster.get(0));
     try (TestGateway survivor = TestGateway.start(cluster.get(1))) {
@@ -265,12 +266,9 @@ class ReservationsTest {
           .getString("id");
       maker.close();
       survivor.sql("UPDATE reservations SET hold_expires_at = now() - interval '1 second' WHERE id = '" + id + "'");
-      String status = null;
-      for (int i = 0; i < 200 && !"expired".equals(status); i++) {
-        status = survivor.sql("SELECT status FROM reservations WHERE id = '" + id + "'").iterator().next().getString(0);
-        Thread.sleep(100);
-      }
-      assertEquals("expired", status, "the survivor's sweeper released the hold");
+      Eventually.eventually("the survivor's sweeper released the hold",
+          () -> survivor.sql("SELECT status FROM reservations WHERE id = '" + id + "'").iterator().next().getString(0),
+          "expired"::equals);
       assertEquals(0, survivor.sql("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + id
           + "'").iterator().next().getLong(0));
     }

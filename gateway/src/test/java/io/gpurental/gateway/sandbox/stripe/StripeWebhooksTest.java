@@ -11,6 +11,7 @@ import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.net.Webhook;
 import com.stripe.param.PaymentIntentCreateParams;
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.FreePorts;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.Vertx;
@@ -70,15 +71,10 @@ class StripeWebhooksTest {
   }
 
   /** The note of the event's first logged delivery, once there is one (bounded wait). */
-  private static String awaitNote(TestGateway node, String eventId) throws InterruptedException {
-    for (int i = 0; i < 300; i++) {
-      var rows = node.sql("SELECT note FROM sandbox_stripe.deliveries WHERE event_id = '" + eventId + "'");
-      if (rows.size() > 0) {
-        return rows.iterator().next().getString(0);
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no delivery was logged for " + eventId);
+  private static String awaitNote(TestGateway node, String eventId) {
+    return Eventually.eventually("a delivery of " + eventId + " was logged",
+        () -> node.sql("SELECT note FROM sandbox_stripe.deliveries WHERE event_id = '" + eventId + "'"),
+        rows -> rows.size() > 0).iterator().next().getString(0);
   }
 
   @Test

@@ -37,18 +37,15 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Webhook chaos on a two-node cluster sharing one database: 200 real Stripe events, each delivered
  * three times, shuffled, some copies at once to both nodes, must have exactly one effect each and
  * end in the state a clean, in-order run would; forged or stale deliveries change nothing.
  * The sandbox's own deliveries are dropped, so only this test's deliveries reach the gateway.
+ * Each test works on reservations of its own, so they pass in any order.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebhookChaosTest {
   private static final int RESERVATIONS = 100;
   private static final int COPIES = 3;
@@ -96,10 +93,8 @@ class WebhookChaosTest {
   }
 
   @Test
-  @Order(1)
   void forgedStaleOrTamperedDeliveriesAnswer400AndChangeNothing() throws Exception {
-    StoredEvent event = events.stream().filter(e -> e.type().equals("checkout.session.completed")).findFirst()
-        .orElseThrow();
+    StoredEvent event = unseenCheckoutCompletion();
     assertEquals(0L, count("SELECT count(*) FROM stripe_events WHERE id = '" + event.id() + "'"), "not yet applied");
     String before = databaseState();
     long now = Instant.now().getEpochSecond();
@@ -123,7 +118,6 @@ class WebhookChaosTest {
   }
 
   @Test
-  @Order(2)
   void everyEventThriceShuffledOnTwoNodesHasExactlyOneEffect() throws Exception {
     assertTrue(events.size() >= 200, "at least 200 handled events, got " + events.size());
     List<Delivery> plan = plan();
@@ -136,7 +130,7 @@ class WebhookChaosTest {
     assertEquals((long) events.size(), count("SELECT count(*) FROM stripe_events"));
     assertEquals(expectedState(), actualState(), "the same final state as a clean run");
     assertEquals((long) RESERVATIONS, count("SELECT count(*) FROM ledger_transactions"), "one charge per payment");
-    assertEquals(strings("SELECT payment_intent_id FROM payments"), strings("SELECT ref FROM ledger_transactions"
+    assertEquals(strings("SELECT payment_intent_id FROM payments WHERE status = 'succeeded'"), strings("SELECT ref FROM ledger_transactions"
         + " WHERE kind = 'charge'"), "the charges are exactly the payments' intents");
     assertEquals(0L, count("SELECT count(*) FROM refunds"), "nothing was refunded");
     JsonObject check = ApiClient.ledgerCheck(node2);
@@ -189,10 +183,34 @@ class WebhookChaosTest {
     BOOKED.put(reservation.getString("id"), reservation);
   }
 
+  /**
+   * The completion event of a checkout paid just now by a renter of its own, which no node has
+   * been sent (the sandbox drops its deliveries).
+   */
+  private static StoredEvent unseenCheckoutCompletion() {
+    String offer = node1.sql("SELECT o.id FROM offers o JOIN hosts h ON h.id = o.host_id WHERE h.status = 'active'"
+        + " AND 1 = ANY (o.gpu_counts) ORDER BY o.id LIMIT 1").iterator().next().getString(0);
+    JsonObject reservation = ApiClient.signIn(node1, "forger").reserve(offer, 1,
+        Instant.now().plus(30, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS), 2, "checkout");
+    HttpResponse<String> paid = ApiClient.completeCheckout(node2,
+        ApiClient.sessionOf(reservation.getJsonObject("payment").getString("checkout_url")), "4242424242424242");
+    assertEquals(200, paid.statusCode(), paid.body());
+    String paymentId = reservation.getJsonObject("payment").getString("id");
+    return stored("SELECT id, type, body::text FROM sandbox_stripe.events WHERE type = 'checkout.session.completed'"
+        + " AND body -> 'data' -> 'object' -> 'metadata' ->> 'payment_id' = '" + paymentId + "'").get(0);
+  }
+
   /** The handled events of the paid checkouts, each naming its payment and payment intent. */
   private static List<StoredEvent> storedEvents() {
+    List<StoredEvent> stored = stored("SELECT id, type, body::text FROM sandbox_stripe.events WHERE type IN " + TYPES
+        + " ORDER BY seq");
+    assertEquals(2 * RESERVATIONS, stored.size(), "a completed session and a succeeded intent per checkout");
+    return stored;
+  }
+
+  private static List<StoredEvent> stored(String query) {
     List<StoredEvent> stored = new ArrayList<>();
-    node1.sql("SELECT id, type, body::text FROM sandbox_stripe.events WHERE type IN " + TYPES + " ORDER BY seq")
+    node1.sql(query)
         .forEach(row -> {
           JsonObject object = new JsonObject(row.getString(2)).getJsonObject("data").getJsonObject("object");
           boolean session = "checkout.session.completed".equals(row.getString(1));
@@ -200,7 +218,6 @@ class WebhookChaosTest {
               object.getJsonObject("metadata").getString("payment_id"),
               session ? object.getString("payment_intent") : object.getString("id")));
         });
-    assertEquals(2 * RESERVATIONS, stored.size(), "a completed session and a succeeded intent per checkout");
     return stored;
   }
 
@@ -292,7 +309,8 @@ class WebhookChaosTest {
         + " (SELECT string_agg(l.account || '=' || l.amount, ',' ORDER BY l.account) FROM ledger_transactions t"
         + "   JOIN ledger_entries l ON l.transaction_id = t.id"
         + "   WHERE t.kind = 'charge' AND t.ref = p.payment_intent_id AND l.amount <> 0)"
-        + " FROM reservations r JOIN payments p ON p.reservation_id = r.id").forEach(row -> actual.put(row.getString(0),
+        + " FROM reservations r JOIN payments p ON p.reservation_id = r.id"
+        + " WHERE r.id IN ('" + String.join("', '", BOOKED.keySet()) + "')").forEach(row -> actual.put(row.getString(0),
         String.join(" | ", row.getString(1), row.getString(2), row.getString(3), row.getString(4),
             Long.toString(row.getLong(5)), confirmations(row), row.getString(8))));
     return actual;

@@ -170,7 +170,7 @@ public final class ConfigLoader {
         s.string("db.password"),
         s.intBetween("db.pool_size", 1, 1000),
         Path.of(s.nonBlank("db.embedded.data_dir")),
-        s.port("db.embedded.port"));
+        s.intBetween("db.embedded.port", 0, 65535));
   }
 
   private static ClusterConfig cluster(Settings s) {

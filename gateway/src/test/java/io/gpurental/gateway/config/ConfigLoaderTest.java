@@ -26,6 +26,7 @@ class ConfigLoaderTest {
     assertEquals(65536, config.http().bodyLimitBytes());
     assertTrue(config.db().embedded());
     assertEquals(Path.of("./data/postgres"), config.db().embeddedDataDir());
+    assertEquals(0, config.db().embeddedPort(), "embedded PostgreSQL on any free port");
     assertEquals(List.of(), config.cluster().members());
     assertEquals(Duration.ofSeconds(20), config.http().drainTimeout());
   }

@@ -22,6 +22,8 @@ import io.gpurental.gateway.platform.NodeMetrics;
 import io.gpurental.gateway.platform.PlatformApi;
 import io.gpurental.gateway.platform.Readiness;
 import io.gpurental.gateway.platform.cluster.HazelcastSetup;
+import io.gpurental.gateway.platform.cluster.SameDatabase;
+import io.gpurental.gateway.platform.db.DatabaseIdentity;
 import io.gpurental.gateway.platform.db.DatabaseTarget;
 import io.gpurental.gateway.platform.db.EmbeddedDatabase;
 import io.gpurental.gateway.platform.db.Migrations;
@@ -92,7 +94,8 @@ public final class Gateway {
     return Future.fromCompletionStage(started);
   }
 
-  private record PreparedDatabase(Optional<EmbeddedDatabase> embedded, DatabaseTarget target, String schemaVersion) {}
+  private record PreparedDatabase(Optional<EmbeddedDatabase> embedded, DatabaseTarget target, String schemaVersion,
+      DatabaseIdentity identity) {}
 
   private static PreparedDatabase prepareDatabase(GatewayConfig config) {
     Optional<EmbeddedDatabase> embedded = config.db().embedded()
@@ -101,7 +104,7 @@ public final class Gateway {
     DatabaseTarget target = embedded.map(db -> DatabaseTarget.embedded(db.port()))
         .orElseGet(() -> DatabaseTarget.fromUrl(config.db().url().orElseThrow(), config.db()));
     try {
-      return new PreparedDatabase(embedded, target, Migrations.migrate(target));
+      return new PreparedDatabase(embedded, target, Migrations.migrate(target), DatabaseIdentity.of(target));
     } catch (RuntimeException e) {
       embedded.ifPresent(EmbeddedDatabase::close);
       throw e;
@@ -123,8 +126,12 @@ public final class Gateway {
           NodeMetrics.bindJvmMetrics(metrics);
           Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
               new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()));
-          Future<Void> seeded = config.mode() == Mode.SANDBOX ? DemoFleet.seed(vertx, gateway.pool) : Future.succeededFuture();
-          return seeded.compose(v -> gateway.deployHttp(metrics))
+          return vertx.<Void>executeBlocking(() -> {
+                SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
+                return null;
+              })
+              .compose(v -> config.mode() == Mode.SANDBOX ? DemoFleet.seed(vertx, gateway.pool) : Future.succeededFuture())
+              .compose(v -> gateway.deployHttp(metrics))
               .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
               .map(v -> gateway)
               .toCompletionStage()

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,9 +132,11 @@ public final class ConfigLoader {
   private static GatewayConfig map(Settings s) {
     Mode mode = s.oneOf("mode", Mode.class);
     HttpConfig http = http(s);
-    if (mode == Mode.SANDBOX && http.behindTls()) {
-      throw new ConfigException("mode", "sandbox mode lets anyone sign in as any test person (operators included),"
-          + " so it refuses an https http.public_url; set " + environmentVariable("mode") + "=production to deploy");
+    if (mode == Mode.SANDBOX) {
+      refuseExposedSandbox(http, s.bool("sandbox.allow_public"));
+    } else if (!http.behindTls()) {
+      throw new ConfigException("http.public_url", "production mode needs an https URL (Secure cookies, HSTS);"
+          + " set " + environmentVariable("http.public_url") + "=https://your.domain (got '" + http.publicUrl() + "')");
     }
     return new GatewayConfig(mode, http, db(s), cluster(s), AuthSettings.auth(s, mode, http.publicUrl()),
         new RateLimitConfig(
@@ -149,13 +152,30 @@ public final class ConfigLoader {
             Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))));
   }
 
+  /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */
+  private static void refuseExposedSandbox(HttpConfig http, boolean allowPublic) {
+    if (http.behindTls()) {
+      throw new ConfigException("mode", "sandbox mode lets anyone sign in as any test person (operators included),"
+          + " so it refuses an https http.public_url; set " + environmentVariable("mode") + "=production to deploy");
+    }
+    if (!HostAddresses.isLoopback(http.host()) && !allowPublic) {
+      throw new ConfigException("http.host", "sandbox mode lets anyone who reaches it sign in as the operator,"
+          + " so it listens only on loopback (got '" + http.host() + "'); set "
+          + environmentVariable("sandbox.allow_public") + "=true to expose a demo on purpose");
+    }
+  }
+
   private static HttpConfig http(Settings s) {
+    String host = s.nonBlank("http.host");
+    int port = s.port("http.port");
     return new HttpConfig(
-        s.nonBlank("http.host"),
-        s.port("http.port"),
+        host,
+        port,
         s.intBetween("http.instances", 0, 256),
         s.intBetween("http.body_limit_bytes", 1024, 64 * 1024 * 1024),
-        s.url("http.public_url", "http", "https"),
+        s.string("http.public_url").isEmpty()
+            ? URI.create("http://" + HostAddresses.urlHost(host) + ":" + port)
+            : s.url("http.public_url", "http", "https"),
         Duration.ofSeconds(s.intBetween("http.drain_timeout_seconds", 0, 600)),
         s.bool("http.trust_forwarded_headers"));
   }
@@ -170,7 +190,7 @@ public final class ConfigLoader {
         s.string("db.password"),
         s.intBetween("db.pool_size", 1, 1000),
         Path.of(s.nonBlank("db.embedded.data_dir")),
-        s.port("db.embedded.port"));
+        s.intBetween("db.embedded.port", 0, 65535));
   }
 
   private static ClusterConfig cluster(Settings s) {

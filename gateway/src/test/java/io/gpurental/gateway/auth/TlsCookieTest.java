@@ -20,6 +20,8 @@ class TlsCookieTest {
     settings.put("GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.test");
     settings.put("GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "not-used");
     settings.put("GATEWAY_PRICING_QUOTE_SIGNING_KEY", "a-test-key-of-at-least-32-characters!");
+    settings.put("GATEWAY_STRIPE_SECRET_KEY", "sk_test_never_contacted");
+    settings.put("GATEWAY_STRIPE_WEBHOOK_SECRET", "whsec_never_used");
     try (TestGateway node = TestGateway.start(settings)) {
       HttpResponse<String> start = new WebSession().get(node.url("/auth/github"));
       String setCookie = start.headers().allValues("Set-Cookie").stream()

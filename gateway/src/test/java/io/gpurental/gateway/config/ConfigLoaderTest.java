@@ -1,6 +1,7 @@
 package io.gpurental.gateway.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,21 +28,20 @@ class ConfigLoaderTest {
     assertEquals(65536, config.http().bodyLimitBytes());
     assertTrue(config.db().embedded());
     assertEquals(Path.of("./data/postgres"), config.db().embeddedDataDir());
+    assertEquals(0, config.db().embeddedPort(), "embedded PostgreSQL on any free port");
     assertEquals(List.of(), config.cluster().members());
     assertEquals(Duration.ofSeconds(20), config.http().drainTimeout());
   }
 
   @Test
   void environmentOverridesEverySetting() {
-    GatewayConfig config = ConfigLoader.load(List.of(), Map.of(
+    Map<String, String> env = production();
+    env.putAll(Map.of(
         "GATEWAY_HTTP_PORT", "9090",
         "GATEWAY_DB_URL", "postgresql://app:secret@db.internal:6543/rentals",
         "GATEWAY_DB_POOL_SIZE", "32",
-        "GATEWAY_CLUSTER_MEMBERS", "10.0.0.1:5701, 10.0.0.2",
-        "GATEWAY_MODE", "production",
-        "GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.abc",
-        "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "s3cret",
-        "GATEWAY_PRICING_QUOTE_SIGNING_KEY", "a-production-key-of-at-least-32-chars"));
+        "GATEWAY_CLUSTER_MEMBERS", "10.0.0.1:5701, 10.0.0.2"));
+    GatewayConfig config = ConfigLoader.load(List.of(), env);
     assertEquals(9090, config.http().port());
     assertEquals(Mode.PRODUCTION, config.mode());
     assertEquals(32, config.db().poolSize());
@@ -61,11 +62,91 @@ class ConfigLoaderTest {
     assertEquals(List.of("operator"), config.auth().operatorGithubLogins());
   }
 
+  /** Everything production mode requires, for tests that take one piece away. */
+  private static Map<String, String> production() {
+    return new HashMap<>(Map.of(
+        "GATEWAY_MODE", "production",
+        "GATEWAY_HTTP_PUBLIC_URL", "https://gpus.example.com",
+        "GATEWAY_AUTH_GITHUB_CLIENT_ID", "Iv1.abc",
+        "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "s3cret",
+        "GATEWAY_PRICING_QUOTE_SIGNING_KEY", "a-production-key-of-at-least-32-chars",
+        "GATEWAY_STRIPE_SECRET_KEY", "sk_live_51Example",
+        "GATEWAY_STRIPE_WEBHOOK_SECRET", "whsec_example"));
+  }
+
+  private static String productionErrorWith(String variable, String value) {
+    Map<String, String> env = production();
+    if (value == null) {
+      env.remove(variable);
+    } else {
+      env.put(variable, value);
+    }
+    return assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of(), env)).getMessage();
+  }
+
+  @Test
+  void productionStartsWithEverythingItRequires() {
+    GatewayConfig config = ConfigLoader.load(List.of(), production());
+    assertEquals("sk_live_51Example", config.stripe().secretKey());
+    assertEquals("whsec_example", config.stripe().webhookSecret());
+    assertEquals(false, config.stripe().sandbox());
+  }
+
   @Test
   void productionNeedsAQuoteSigningKey() {
-    ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of(), Map.of(
-        "GATEWAY_MODE", "production", "GATEWAY_AUTH_GITHUB_CLIENT_ID", "a", "GATEWAY_AUTH_GITHUB_CLIENT_SECRET", "b")));
-    assertTrue(e.getMessage().startsWith("pricing.quote_signing_key: is required in production"), e.getMessage());
+    String e = productionErrorWith("GATEWAY_PRICING_QUOTE_SIGNING_KEY", null);
+    assertTrue(e.startsWith("pricing.quote_signing_key: is required in production"), e);
+  }
+
+  @Test
+  void productionNeedsAStripeSecretKeyAndWebhookSecretNamingTheMissingOne() {
+    String noKey = productionErrorWith("GATEWAY_STRIPE_SECRET_KEY", null);
+    assertTrue(noKey.startsWith("stripe.secret_key: is required in production"), noKey);
+    assertTrue(noKey.contains("GATEWAY_STRIPE_SECRET_KEY"), noKey);
+    String publishableKey = productionErrorWith("GATEWAY_STRIPE_SECRET_KEY", "pk_live_51Example");
+    assertTrue(publishableKey.startsWith("stripe.secret_key: must be a Stripe secret key"), publishableKey);
+    assertFalse(publishableKey.contains("pk_live_51Example"), "a secret is never echoed: " + publishableKey);
+    Map<String, String> restrictedKey = production();
+    restrictedKey.put("GATEWAY_STRIPE_SECRET_KEY", "rk_live_51Example");
+    assertEquals("rk_live_51Example", ConfigLoader.load(List.of(), restrictedKey).stripe().secretKey());
+    String noWebhookSecret = productionErrorWith("GATEWAY_STRIPE_WEBHOOK_SECRET", null);
+    assertTrue(noWebhookSecret.startsWith("stripe.webhook_secret: is required in production"), noWebhookSecret);
+    String badWebhookSecret = productionErrorWith("GATEWAY_STRIPE_WEBHOOK_SECRET", "s3cret");
+    assertTrue(badWebhookSecret.startsWith("stripe.webhook_secret: must be a Stripe webhook signing secret"),
+        badWebhookSecret);
+  }
+
+  @Test
+  void productionNeedsAnHttpsPublicUrl() {
+    String http = productionErrorWith("GATEWAY_HTTP_PUBLIC_URL", "http://gpus.example.com");
+    assertTrue(http.startsWith("http.public_url: production mode needs an https URL"), http);
+    String unset = productionErrorWith("GATEWAY_HTTP_PUBLIC_URL", null);
+    assertTrue(unset.startsWith("http.public_url: production mode needs an https URL"), unset);
+  }
+
+  @Test
+  void unsetPublicUrlFollowsHostAndPort() {
+    assertEquals("http://localhost:8080", ConfigLoader.load(List.of(), Map.of()).http().publicUrl().toString());
+    assertEquals("http://localhost:9090",
+        ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_PORT", "9090")).http().publicUrl().toString());
+    Map<String, String> publicDemo = Map.of("GATEWAY_SANDBOX_ALLOW_PUBLIC", "true", "GATEWAY_HTTP_PORT", "9090");
+    Map<String, String> everyInterface = new HashMap<>(publicDemo);
+    everyInterface.put("GATEWAY_HTTP_HOST", "0.0.0.0");
+    assertEquals("http://localhost:9090", ConfigLoader.load(List.of(), everyInterface).http().publicUrl().toString());
+    Map<String, String> oneInterface = new HashMap<>(publicDemo);
+    oneInterface.put("GATEWAY_HTTP_HOST", "10.1.2.3");
+    assertEquals("http://10.1.2.3:9090", ConfigLoader.load(List.of(), oneInterface).http().publicUrl().toString());
+  }
+
+  @Test
+  void sandboxRefusesANonLoopbackHostUnlessAllowedPublicExplicitly() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_HOST", "0.0.0.0")));
+    assertTrue(e.getMessage().startsWith("http.host: sandbox mode"), e.getMessage());
+    assertTrue(e.getMessage().contains("GATEWAY_SANDBOX_ALLOW_PUBLIC=true"), e.getMessage());
+    assertEquals("0.0.0.0", ConfigLoader.load(List.of(),
+        Map.of("GATEWAY_HTTP_HOST", "0.0.0.0", "GATEWAY_SANDBOX_ALLOW_PUBLIC", "true")).http().host());
+    assertEquals("::1", ConfigLoader.load(List.of(), Map.of("GATEWAY_HTTP_HOST", "::1")).http().host());
   }
 
   @Test
@@ -84,8 +165,10 @@ class ConfigLoaderTest {
 
   @Test
   void productionWithoutAnyIdentityProviderNamesWhatToSet() {
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_MODE", "production")));
+    Map<String, String> env = production();
+    env.remove("GATEWAY_AUTH_GITHUB_CLIENT_ID");
+    env.remove("GATEWAY_AUTH_GITHUB_CLIENT_SECRET");
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of(), env));
     assertTrue(e.getMessage().contains("GATEWAY_AUTH_GITHUB_CLIENT_ID"), e.getMessage());
   }
 

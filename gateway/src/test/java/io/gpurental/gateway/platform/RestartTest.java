@@ -2,7 +2,6 @@ package io.gpurental.gateway.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.gpurental.gateway.testing.FreePorts;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.sqlclient.Row;
 import java.nio.file.Path;
@@ -10,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** With no db.url the gateway runs embedded PostgreSQL whose data survives a restart. */
+/** With no db.url the gateway runs embedded PostgreSQL (on any free port) whose data survives a restart. */
 class RestartTest {
   @TempDir
   Path dataDir;
@@ -20,7 +19,6 @@ class RestartTest {
     Map<String, String> settings = TestGateway.settings();
     settings.remove("GATEWAY_DB_URL");
     settings.put("GATEWAY_DB_EMBEDDED_DATA_DIR", dataDir.toString());
-    settings.put("GATEWAY_DB_EMBEDDED_PORT", Integer.toString(FreePorts.next()));
 
     try (TestGateway first = TestGateway.start(settings)) {
       assertEquals(200, first.get("/health/ready").statusCode());

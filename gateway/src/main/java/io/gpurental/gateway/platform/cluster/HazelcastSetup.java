@@ -7,11 +7,14 @@ import io.gpurental.gateway.config.ClusterConfig;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Builds the Hazelcast member every gateway node runs: TCP-IP join with the configured members
  * (never multicast or cloud auto-detection), bound to the configured interface, no phone-home.
- * It starts from {@link ConfigUtil#loadConfig()} so the maps Vert.x needs keep their settings.
+ * With no members the node is alone: no join at all, and a cluster name of its own so that no
+ * other node can join it either. It starts from {@link ConfigUtil#loadConfig()} so the maps
+ * Vert.x needs keep their settings.
  */
 public final class HazelcastSetup {
   private HazelcastSetup() {}
@@ -22,7 +25,9 @@ public final class HazelcastSetup {
 
   static Config hazelcastConfig(ClusterConfig cluster) {
     Config config = ConfigUtil.loadConfig();
-    config.setClusterName(cluster.name());
+    boolean alone = cluster.members().isEmpty();
+    // alone, a node whose port was taken would otherwise join whatever listens on it
+    config.setClusterName(alone ? cluster.name() + "-alone-" + UUID.randomUUID() : cluster.name());
     config.setInstanceName(cluster.name() + "-" + cluster.host() + "-" + cluster.port()
         + "-" + Long.toHexString(System.nanoTime()));
     // the gateway stops Hazelcast itself, after draining HTTP and before stopping PostgreSQL
@@ -42,15 +47,7 @@ public final class HazelcastSetup {
     join.getAutoDetectionConfig().setEnabled(false);
     join.getAwsConfig().setEnabled(false);
     join.getKubernetesConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster));
+    join.getTcpIpConfig().setEnabled(!alone).setMembers(cluster.members());
     return config;
-  }
-
-  /**
-   * Alone, the node lists only its own address: listing just the host would make Hazelcast probe
-   * every port of the port range for peers before it settles (seconds at each start).
-   */
-  private static List<String> members(ClusterConfig cluster) {
-    return cluster.members().isEmpty() ? List.of(cluster.host() + ":" + cluster.port()) : cluster.members();
   }
 }

@@ -8,7 +8,7 @@ import { NotFound } from './pages/NotFound';
 import { OfferPage } from './pages/offer/OfferPage';
 import { PaymentsPage } from './pages/Payments';
 import { Placeholder } from './pages/Placeholder';
-import { ReservationPage } from './pages/Reservation';
+import { ReservationPage } from './pages/reservation/ReservationPage';
 import { ReservationsPage } from './pages/Reservations';
 import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';

@@ -14,6 +14,7 @@ import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';
 import { NAV_ITEMS, navItems, PAYMENTS_NAV_ITEM, SITE_NAME } from './routes';
 import { useSession } from './session';
+import './app.css';
 
 /** The offer id of `/catalog/{id}`, or null for any other path. */
 function offerIdFromPath(path: string): string | null {

@@ -17,6 +17,7 @@ import {
   type ApiToken,
   type CreatedApiToken,
 } from '../tokens';
+import './account.css';
 
 function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status === 401) {

@@ -16,6 +16,7 @@ import { RefundsTable } from '../refunds-table';
 import { handleSessionEnded, reservationHref } from '../reservations';
 import { Link } from '../router';
 import { SignedInPage } from '../signed-in';
+import './Payments.css';
 
 /** `/payments`: your card payments, newest first, with receipts and refunds. */
 export function PaymentsPage() {

@@ -15,6 +15,7 @@ import {
 import { Link, navigate, useSearch } from '../router';
 import { SignedInPage } from '../signed-in';
 import { StatusBadge } from '../status-badge';
+import './Reservations.css';
 
 /** `/reservations?status=…`: your reservations, newest first, filtered by status. */
 export function ReservationsPage() {

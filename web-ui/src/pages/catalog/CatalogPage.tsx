@@ -21,6 +21,7 @@ import { navigate, useSearch } from '../../router';
 import { FIELD_IDS, FIELD_LABELS, type Problem } from './filter-draft';
 import { FilterPanel } from './FilterPanel';
 import { OfferCard } from './OfferCard';
+import './catalog.css';
 
 /** `/catalog`: offers filtered by the URL's query, with the filter form beside them. */
 export function CatalogPage() {

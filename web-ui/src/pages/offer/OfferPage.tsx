@@ -5,6 +5,7 @@ import { Link, useSearch } from '../../router';
 import { windowFromSearch } from './chosen-window';
 import { OfferDetails } from './OfferDetails';
 import { useOffer } from './useOffer';
+import './offer.css';
 
 /** `/catalog/{id}`: the offer, its price for the chosen window, a quote and the reservation. */
 export function OfferPage({ id }: { id: string }) {

@@ -30,6 +30,7 @@ import {
   type ReservationExtension,
 } from '../../reservations';
 import type { Me } from '../../session';
+import './extend.css';
 
 /** Waits this long after typing before asking for a price. */
 const QUOTE_DELAY_MS = 400;

@@ -16,6 +16,7 @@ import { SshAccess } from './SshAccess';
 import { StatusPanel } from './StatusPanel';
 import { Timeline } from './Timeline';
 import { useReservation } from './useReservation';
+import './reservation.css';
 
 /** `/reservations/{id}` */
 export function ReservationPage({ id }: { id: string }) {

@@ -1,6 +1,7 @@
 import { formatDateTime } from '../../format';
 import type { Reservation } from '../../reservations';
 import { StatusBadge } from '../../status-badge';
+import './timeline.css';
 
 /** The reservation's status changes, oldest first. */
 export function Timeline({ reservation: r }: { reservation: Reservation }) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getVersion, type VersionInfo } from './api';
 import { signInPageHref, safeReturnTo } from './auth';
-import { AccountPage } from './pages/Account';
+import { AccountPage } from './pages/account/AccountPage';
 import { CatalogPage } from './pages/catalog/CatalogPage';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';

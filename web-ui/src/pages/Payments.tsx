@@ -1,7 +1,8 @@
 import { useRef } from 'preact/hooks';
 import { formatDateTime } from '../format';
 import { LoadMore } from '../load-more';
-import { catalogHref, money } from '../offers';
+import { catalogHref } from '../catalog-filters';
+import { money } from '../offers';
 import { usePagedList } from '../paged-list';
 import {
   asMoney,

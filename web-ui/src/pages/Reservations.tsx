@@ -1,7 +1,8 @@
 import { useMemo, useRef } from 'preact/hooks';
 import { formatDateTime } from '../format';
 import { LoadMore } from '../load-more';
-import { catalogHref, errorText, formatCount, gpusLabel, money } from '../offers';
+import { catalogHref } from '../catalog-filters';
+import { errorText, formatCount, gpusLabel, money } from '../offers';
 import { usePagedList } from '../paged-list';
 import {
   handleSessionEnded,

@@ -1,18 +1,20 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LoadMore } from '../../load-more';
 import {
-  errorText,
   EXTRA_FILTERS,
   extraFiltersFromSearch,
-  fieldProblems,
   filtersFromSearch,
   filtersToParams,
+  rememberCatalogSearch,
+  type CatalogFilters,
+} from '../../catalog-filters';
+import {
+  errorText,
+  fieldProblems,
   isAbort,
   listGpuModels,
   listOffers,
   OFFER_PAGE_SIZE,
-  rememberCatalogSearch,
-  type CatalogFilters,
   type GpuModel,
   type Offer,
 } from '../../offers';

@@ -1,16 +1,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorsFor, Field, fieldControlProps, NumberField } from '../../fields';
-import {
-  EMPTY_FILTERS,
-  formatGb,
-  MAX_HOURS,
-  MIN_HOURS,
-  SORT_OPTIONS,
-  type CatalogFilters,
-  type FieldProblem,
-  type GpuModel,
-} from '../../offers';
+import { EMPTY_FILTERS, SORT_OPTIONS, type CatalogFilters } from '../../catalog-filters';
+import { formatGb, MAX_HOURS, MIN_HOURS, type FieldProblem, type GpuModel } from '../../offers';
 import { draftFrom, FIELD_IDS, validate, type Draft } from './filter-draft';
 
 interface FilterPanelProps {

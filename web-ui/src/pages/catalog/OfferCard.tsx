@@ -1,4 +1,5 @@
-import { formatCount, formatGb, formatPercent, gpusLabel, money, offerHref, type CatalogFilters, type Offer } from '../../offers';
+import { type CatalogFilters } from '../../catalog-filters';
+import { formatCount, formatGb, formatPercent, gpusLabel, money, offerHref, type Offer } from '../../offers';
 import { Link } from '../../router';
 
 function domId(prefix: string, id: string): string {

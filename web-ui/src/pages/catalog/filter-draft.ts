@@ -1,10 +1,10 @@
+import { type CatalogFilters } from '../../catalog-filters';
 import {
   localInputToUtc,
   MAX_HOURS,
   MIN_HOURS,
   parseHours,
   utcToLocalInput,
-  type CatalogFilters,
   type FieldProblem,
 } from '../../offers';
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'preact/hooks';
-import { catalogHref } from '../../offers';
+import { catalogHref } from '../../catalog-filters';
 import { SITE_NAME } from '../../routes';
 import { Link, useSearch } from '../../router';
 import { windowFromSearch } from './chosen-window';

@@ -1,19 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getVersion, type VersionInfo } from './api';
 import { signInPageHref, safeReturnTo } from './auth';
-import { AccountPage } from './pages/Account';
-import { CatalogPage } from './pages/Catalog';
+import { AccountPage } from './pages/account/AccountPage';
+import { CatalogPage } from './pages/catalog/CatalogPage';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
-import { OfferPage } from './pages/Offer';
+import { OfferPage } from './pages/offer/OfferPage';
 import { PaymentsPage } from './pages/Payments';
 import { Placeholder } from './pages/Placeholder';
-import { ReservationPage } from './pages/Reservation';
+import { ReservationPage } from './pages/reservation/ReservationPage';
 import { ReservationsPage } from './pages/Reservations';
 import { SignInPage } from './pages/SignIn';
 import { Link, usePath } from './router';
 import { NAV_ITEMS, navItems, PAYMENTS_NAV_ITEM, SITE_NAME } from './routes';
 import { useSession } from './session';
+import './app.css';
 
 /** The offer id of `/catalog/{id}`, or null for any other path. */
 function offerIdFromPath(path: string): string | null {

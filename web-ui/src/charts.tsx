@@ -6,6 +6,7 @@
  */
 import { formatDateTime } from './format';
 import { formatCount, money, type Availability, type PricePoint } from './offers';
+import './charts.css';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -1,4 +1,6 @@
 /** The "Load more" button under a paginated list, with its busy state and error. */
+import './load-more.css';
+
 export function LoadMore({ id, loading, error, onLoad }: {
   id: string;
   loading: boolean;

@@ -21,6 +21,7 @@ import { ProblemAlert, problemFrom, type ShownProblem } from './problem';
 import { handleSessionEnded } from './reservations';
 import { Link, navigate } from './router';
 import type { Me } from './session';
+import './payment-methods.css';
 
 /** Where Stripe sends the browser back to after saving a card. */
 const RETURN_TO = '/account';

@@ -1,5 +1,6 @@
 /** An itemized price (base, discounts, fees, taxes) with its total, as a table. */
 import { money, type Money, type PriceItem } from './offers';
+import './price-table.css';
 
 export interface ItemsTableProps {
   id: string;

@@ -6,6 +6,7 @@ import type { ComponentChildren, Ref } from 'preact';
 import { ApiError } from './api';
 import { errorText, fieldProblems } from './offers';
 import { paymentDeclined, safeCheckoutUrl } from './payments';
+import './problem.css';
 
 export interface ShownProblem {
   message: string;

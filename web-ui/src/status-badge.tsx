@@ -1,5 +1,6 @@
 /** A reservation (or extension) status as a coloured, labelled badge. */
 import { statusClass, statusLabel } from './reservations';
+import './status-badge.css';
 
 export function StatusBadge({ status, id }: { status: string; id?: string }) {
   return (

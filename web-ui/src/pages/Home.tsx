@@ -1,4 +1,5 @@
 import { Link } from '../router';
+import './Home.css';
 
 export function Home() {
   return (

@@ -1,7 +1,8 @@
 import { useRef } from 'preact/hooks';
 import { formatDateTime } from '../format';
 import { LoadMore } from '../load-more';
-import { catalogHref, money } from '../offers';
+import { catalogHref } from '../catalog-filters';
+import { money } from '../offers';
 import { usePagedList } from '../paged-list';
 import {
   asMoney,
@@ -16,6 +17,7 @@ import { RefundsTable } from '../refunds-table';
 import { handleSessionEnded, reservationHref } from '../reservations';
 import { Link } from '../router';
 import { SignedInPage } from '../signed-in';
+import './Payments.css';
 
 /** `/payments`: your card payments, newest first, with receipts and refunds. */
 export function PaymentsPage() {

@@ -1,7 +1,8 @@
 import { useMemo, useRef } from 'preact/hooks';
 import { formatDateTime } from '../format';
 import { LoadMore } from '../load-more';
-import { catalogHref, errorText, formatCount, gpusLabel, money } from '../offers';
+import { catalogHref } from '../catalog-filters';
+import { errorText, formatCount, gpusLabel, money } from '../offers';
 import { usePagedList } from '../paged-list';
 import {
   handleSessionEnded,
@@ -15,6 +16,7 @@ import {
 import { Link, navigate, useSearch } from '../router';
 import { SignedInPage } from '../signed-in';
 import { StatusBadge } from '../status-badge';
+import './Reservations.css';
 
 /** `/reservations?status=…`: your reservations, newest first, filtered by status. */
 export function ReservationsPage() {

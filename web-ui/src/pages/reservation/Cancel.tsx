@@ -10,6 +10,7 @@ import { money, type Money } from '../../offers';
 import { ProblemAlert, problemFrom, type ShownProblem } from '../../problem';
 import { cancelReservation, handleSessionEnded, type Reservation } from '../../reservations';
 import type { Me } from '../../session';
+import './cancel.css';
 
 /** Whether the reservation may be cancelled now (older gateways: only unpaid holds). */
 export function canCancel(r: Reservation): boolean {

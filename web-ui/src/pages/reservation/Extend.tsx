@@ -5,8 +5,9 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useFocusOnNext, useMounted } from '../../hooks';
-import { ApiError } from '../../api';
+import { NumberField } from '../../fields';
+import { useFocusOnNext } from '../../hooks';
+import { useIdempotentSubmit } from '../../idempotent-submit';
 import { formatDateTime } from '../../format';
 import {
   createQuote,
@@ -24,12 +25,12 @@ import { ProblemAlert, problemFrom, type ShownProblem } from '../../problem';
 import {
   extendReservation,
   handleSessionEnded,
-  newIdempotencyKey,
   type PaymentChoice,
   type Reservation,
   type ReservationExtension,
 } from '../../reservations';
 import type { Me } from '../../session';
+import './extend.css';
 
 /** Waits this long after typing before asking for a price. */
 const QUOTE_DELAY_MS = 400;
@@ -65,13 +66,10 @@ export function ExtendPanel({ reservation: r, me, problem, onProblem, onExtended
   const [hours, setHours] = useState('1');
   const [payment, setPayment] = useState<PaymentChoice>('checkout');
   const [quote, setQuote] = useState<QuoteState>({ kind: 'idle' });
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const alertRef = useRef<HTMLDivElement>(null);
-  const mounted = useMounted();
+  const { busy, submit, mounted } = useIdempotentSubmit<Reservation>();
   const quoteSeq = useRef(0);
-  /** The Idempotency-Key of the last attempt and the body it was sent with. */
-  const attempt = useRef<{ key: string; body: string } | null>(null);
 
   const parsed = parseHours(hours);
   const card = saved.card;
@@ -120,68 +118,52 @@ export function ExtendPanel({ reservation: r, me, problem, onProblem, onExtended
 
   const priced = quote.kind === 'ready' && quote.hours === parsed ? quote.quote : null;
 
-  const onSubmit = async (event: JSX.TargetedSubmitEvent<HTMLFormElement>) => {
+  const onSubmit = (event: JSX.TargetedSubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || parsed === null || !priced) {
       return;
     }
     const request = { hours: parsed, payment: payment === 'saved_card' && card ? payment : 'checkout' } as const;
-    const body = JSON.stringify(request);
-    if (!attempt.current || attempt.current.body !== body) {
-      attempt.current = { key: newIdempotencyKey(), body };
-    }
-    setBusy(true);
     setDone(null);
     onProblem(null);
-    try {
-      const updated = await extendReservation(me, r.id, request, attempt.current.key);
-      attempt.current = null;
-      if (!mounted.current) {
-        return;
-      }
-      if (!updated || typeof updated.id !== 'string') {
-        throw new Error('Unexpected response for the extension.');
-      }
-      if (request.payment === 'checkout') {
-        const pending = newPendingExtension(r, updated);
-        const url = safeCheckoutUrl(pending?.checkout_url);
-        if (url) {
-          announce('Opening checkout to pay for the extension…');
-          window.location.assign(url);
+    void submit({
+      body: request,
+      send: (idempotencyKey) => extendReservation(me, r.id, request, idempotencyKey),
+      onDone: (updated) => {
+        if (!mounted.current) {
           return;
         }
-        onExtended(updated);
-        setDone('The extra hours are held for you. Pay for them from the table of extensions below.');
-      } else {
-        onExtended(updated);
-        setDone(
-          `Extended by ${formatCount(parsed)} h and charged to ${card ? cardLabel(card) : 'your saved card'}. ` +
-            `The reservation now ends at ${formatDateTime(updated.end)}.`,
+        if (!updated || typeof updated.id !== 'string') {
+          throw new Error('Unexpected response for the extension.');
+        }
+        if (request.payment === 'checkout') {
+          const pending = newPendingExtension(r, updated);
+          const url = safeCheckoutUrl(pending?.checkout_url);
+          if (url) {
+            announce('Opening checkout to pay for the extension…');
+            window.location.assign(url);
+            return;
+          }
+          onExtended(updated);
+          setDone('The extra hours are held for you. Pay for them from the table of extensions below.');
+        } else {
+          onExtended(updated);
+          setDone(
+            `Extended by ${formatCount(parsed)} h and charged to ${card ? cardLabel(card) : 'your saved card'}. ` +
+              `The reservation now ends at ${formatDateTime(updated.end)}.`,
+          );
+        }
+        announce('Reservation extended.');
+      },
+      onError: (caught) => {
+        const declined = paymentDeclined(caught);
+        focusAlert.current = true;
+        onProblem(
+          problemFrom(caught, 'request failed', declined ? 'Your saved card was not charged' : 'Could not extend'),
         );
-      }
-      announce('Reservation extended.');
-    } catch (caught) {
-      if (!mounted.current) {
-        return;
-      }
-      if (caught instanceof ApiError && caught.status < 500) {
-        // A definite answer: the next attempt is a new request with a new key.
-        attempt.current = null;
-      }
-      if (handleSessionEnded(caught)) {
-        return;
-      }
-      const declined = paymentDeclined(caught);
-      focusAlert.current = true;
-      onProblem(
-        problemFrom(caught, 'request failed', declined ? 'Your saved card was not charged' : 'Could not extend'),
-      );
-      onRefresh();
-    } finally {
-      if (mounted.current) {
-        setBusy(false);
-      }
-    }
+        onRefresh();
+      },
+    });
   };
 
   const hoursInvalid = hours.trim() !== '' && parsed === null;
@@ -207,37 +189,24 @@ export function ExtendPanel({ reservation: r, me, problem, onProblem, onExtended
             {done}
           </p>
         )}
-        <div class="field">
-          <label for="extend-hours">Extra hours</label>
-          <input
-            id="extend-hours"
-            type="number"
-            name="hours"
-            inputMode="numeric"
-            min={MIN_HOURS}
-            max={MAX_HOURS}
-            step={1}
-            required
-            value={hours}
-            aria-invalid={hoursInvalid ? 'true' : undefined}
-            aria-describedby={hoursInvalid ? 'extend-hours-hint extend-hours-error' : 'extend-hours-hint'}
-            onInput={(event) => {
-              setHours(event.currentTarget.value);
-              setDone(null);
-              if (problem) {
-                onProblem(null);
-              }
-            }}
-          />
-          <p id="extend-hours-hint" class="hint">
-            {MIN_HOURS} to {MAX_HOURS}.
-          </p>
-          {hoursInvalid && (
-            <p id="extend-hours-error" class="field-error">
-              Enter the hours as a whole number from {MIN_HOURS} to {MAX_HOURS}.
-            </p>
-          )}
-        </div>
+        <NumberField
+          id="extend-hours"
+          label="Extra hours"
+          name="hours"
+          min={MIN_HOURS}
+          max={MAX_HOURS}
+          required
+          value={hours}
+          hint={`${MIN_HOURS} to ${MAX_HOURS}.`}
+          error={hoursInvalid ? `Enter the hours as a whole number from ${MIN_HOURS} to ${MAX_HOURS}.` : null}
+          onInput={(value) => {
+            setHours(value);
+            setDone(null);
+            if (problem) {
+              onProblem(null);
+            }
+          }}
+        />
         <fieldset class="field radio-group">
           <legend>Payment</legend>
           <div class="radio">

@@ -1,0 +1,106 @@
+/** What the offer is: its hardware, its price for the window, and how it compares. */
+import type { JSX } from 'preact';
+import { formatDateTime } from '../../format';
+import { formatCount, formatGb, formatPercent, gpusLabel, money, type Money, type OfferDetail } from '../../offers';
+import { ItemsTable } from '../../price-table';
+
+export function Hardware({ offer }: { offer: OfferDetail }) {
+  const hw = offer.hardware;
+  const rows: [string, JSX.Element | string][] = [
+    ['GPU', `${offer.gpu_model} (${offer.architecture})`],
+    ['VRAM per GPU', formatGb(offer.vram_gb)],
+    ['GPUs in the host', `${formatCount(offer.gpus_total)} (${formatCount(offer.gpus_available)} free for this window)`],
+    ['Bookable GPU counts', (offer.gpu_counts ?? []).map(formatCount).join(', ') || '—'],
+    ['Interconnect', hw?.interconnect || '—'],
+    ['CPU', hw ? `${hw.cpu_model}, ${formatCount(hw.cpu_cores)} cores` : '—'],
+    ['RAM', hw ? formatGb(hw.ram_gb) : '—'],
+    ['NVMe storage', hw ? formatGb(hw.nvme_gb) : '—'],
+    ['Network', hw ? `${formatCount(hw.net_gbps)} Gbit/s` : '—'],
+    [
+      'Per GPU',
+      hw?.per_gpu
+        ? `${formatCount(hw.per_gpu.cpu_cores)} CPU cores, ${formatGb(hw.per_gpu.ram_gb)} RAM, ${formatGb(hw.per_gpu.nvme_gb)} NVMe`
+        : '—',
+    ],
+    ['Location', `${offer.site}, ${offer.region} (${offer.country})`],
+    ['Host', offer.host_name],
+  ];
+  return (
+    <section class="section" aria-labelledby="hardware-heading">
+      <h2 id="hardware-heading">Hardware</h2>
+      <div class="table-wrap">
+        <table id="offer-hardware" class="data-table spec-table">
+          <caption class="visually-hidden">Hardware of this offer</caption>
+          <tbody>
+            {rows.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export function PriceBreakdown({ offer, updating }: { offer: OfferDetail; updating: boolean }) {
+  const win = offer.window;
+  return (
+    <section class="section" aria-labelledby="price-heading" aria-busy={updating ? 'true' : undefined}>
+      <h2 id="price-heading">Price breakdown</h2>
+      <p id="offer-window">
+        {gpusLabel(win.gpu_count)} × {formatCount(win.hours)} h, {formatDateTime(win.start)} to {formatDateTime(win.end)}
+        {updating && <span class="muted"> (updating…)</span>}
+      </p>
+      <ItemsTable
+        id="offer-price-items"
+        items={offer.price_items}
+        total={offer.window_total}
+        caption={`Price for ${gpusLabel(win.gpu_count)} for ${win.hours} hours`}
+      />
+      <p class="hint">
+        Base price {money(offer.price_per_gpu_hour)} per GPU-hour; the all-in price {money(offer.all_in_per_gpu_hour)}{' '}
+        includes discounts, fees and taxes.
+      </p>
+    </section>
+  );
+}
+
+function comparison(percent: number | null | undefined, who: string, reference: Money | null | undefined) {
+  if (typeof percent !== 'number' || !reference) {
+    return null;
+  }
+  const relation =
+    percent > 0
+      ? `${formatPercent(percent)} cheaper than`
+      : percent < 0
+        ? `${formatPercent(-percent)} more expensive than`
+        : 'the same price as';
+  return (
+    <li>
+      {relation} {who} ({money(reference)} per GPU-hour)
+    </li>
+  );
+}
+
+export function References({ offer }: { offer: OfferDetail }) {
+  const s = offer.savings;
+  const hyperscaler = comparison(s?.vs_hyperscaler_percent, 'a hyperscaler', s?.hyperscaler_per_gpu_hour);
+  const specialized = comparison(s?.vs_specialized_percent, 'specialized GPU clouds', s?.specialized_per_gpu_hour);
+  if (!hyperscaler && !specialized) {
+    return null;
+  }
+  return (
+    <section class="section" aria-labelledby="references-heading">
+      <h2 id="references-heading">Compared with reference prices</h2>
+      <p>Per GPU-hour, this offer is:</p>
+      <ul id="offer-references" class="plain-list">
+        {hyperscaler}
+        {specialized}
+      </ul>
+    </section>
+  );
+}
+

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads offers, their availability and prices. */
+/** Reads offers, their availability (from reservations' {@code booked_gpus_view}) and prices. */
 public final class CatalogRepository {
   /**
    * Every offer matching the SQL-side filters, with the GPUs of its host that no active booking
@@ -19,7 +19,7 @@ public final class CatalogRepository {
    * $5 region, $6 site (id or name), $7 interconnect, $8 max base price, $9 offer id.
    */
   private static final String OFFERS = """
-      WITH busy AS (SELECT DISTINCT gpu_id FROM reservation_gpus WHERE active AND period && tstzrange($1, $2)),
+      WITH busy AS (SELECT DISTINCT gpu_id FROM booked_gpus_view WHERE period && tstzrange($1, $2)),
       host_gpus AS (SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
                            (count(*) FILTER (WHERE busy.gpu_id IS NULL)) :: integer AS free
                     FROM gpus g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
@@ -49,7 +49,7 @@ public final class CatalogRepository {
         AND ($9::text IS NULL OR o.id = $9)""";
   private static final String TIMELINE = """
       SELECT n, (SELECT count(*) FROM gpus g WHERE g.host_id = o.host_id AND NOT EXISTS (
-                 SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active
+                 SELECT 1 FROM booked_gpus_view r WHERE r.gpu_id = g.id
                    AND r.period && tstzrange($2::timestamptz + n * interval '1 hour',
                                               $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free
       FROM offers o CROSS JOIN generate_series(0, $3::integer - 1) AS n

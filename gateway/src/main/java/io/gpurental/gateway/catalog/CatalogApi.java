@@ -51,8 +51,7 @@ final class CatalogApi {
     String sort = orDefault(param(ctx, "sort"), "price");
     int limit = orDefault(intParam(ctx, "limit"), DEFAULT_LIMIT);
     int offset = offset(param(ctx, "cursor"));
-    Long maxPrice = ctx.request().getParam("max_price_per_gpu_hour") == null ? null
-        : Long.parseLong(ctx.request().getParam("max_price_per_gpu_hour"));
+    Long maxPrice = longParam(ctx, "max_price_per_gpu_hour");
     CatalogRepository.Filter filter = new CatalogRepository.Filter(param(ctx, "gpu_model"),
         intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
 
@@ -139,8 +138,19 @@ final class CatalogApi {
   }
 
   private static Integer intParam(RoutingContext ctx, String name) {
+    Long value = longParam(ctx, name);
+    return value == null ? null : Math.toIntExact(value);
+  }
+
+  /** The contract bounds these numbers; a form it admits that Java does not parse is still the caller's 400. */
+  private static Long longParam(RoutingContext ctx, String name) {
     String value = param(ctx, name);
-    return value == null ? null : Integer.valueOf(value);
+    try {
+      return value == null ? null : Long.valueOf(value);
+    } catch (NumberFormatException e) {
+      throw new Invalid(name + " must be a whole number in range",
+          List.of(new Invalid.FieldError("#/" + name, "not a whole number in range")));
+    }
   }
 
   private static <T> T orDefault(T value, T fallback) {

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.catalog;
 
 import io.gpurental.gateway.config.PricingConfig;
+import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.pricing.PriceBreakdown;
@@ -142,15 +143,8 @@ final class CatalogApi {
     return value == null ? null : Math.toIntExact(value);
   }
 
-  /** The contract bounds these numbers; a form it admits that Java does not parse is still the caller's 400. */
   private static Long longParam(RoutingContext ctx, String name) {
-    String value = param(ctx, name);
-    try {
-      return value == null ? null : Long.valueOf(value);
-    } catch (NumberFormatException e) {
-      throw new Invalid(name + " must be a whole number in range",
-          List.of(new Invalid.FieldError("#/" + name, "not a whole number in range")));
-    }
+    return QueryNumbers.wholeNumber(ctx, name);
   }
 
   private static <T> T orDefault(T value, T fallback) {

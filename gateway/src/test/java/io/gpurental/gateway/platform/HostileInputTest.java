@@ -56,6 +56,13 @@ class HostileInputTest {
   }
 
   @Test
+  void nulSmuggledInACursorNamesTheCursor() {
+    String cursor = java.util.Base64.getUrlEncoder().withoutPadding()
+        .encodeToString("2026-01-01T00:00Z|rsv_\u0000".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertField(api.get("/api/v1/reservations?cursor=" + cursor), "#/cursor");
+  }
+
+  @Test
   void numbersBeyondTheirRangeAre400() {
     HttpResponse<String> price = node.get("/api/v1/offers?max_price_per_gpu_hour=99999999999999999999");
     assertEquals(400, price.statusCode(), price.body());
@@ -64,6 +71,16 @@ class HostileInputTest {
     HttpResponse<String> quote = api.post("/api/v1/quotes", new JsonObject("{\"offer_id\":\"off_nyc_h100_01\","
         + "\"gpu_count\":1,\"hours\":99999999999999999999}"));
     assertEquals(400, quote.statusCode(), quote.body());
+  }
+
+  @Test
+  void integersInEveryFormTheContractAdmitsAreRead() {
+    for (String ten : new String[] {"1e1", "10.0", "1E1"}) {
+      assertEquals(200, api.get("/api/v1/reservations?limit=" + ten).statusCode(), ten);
+      assertEquals(200, api.get("/api/v1/payments?limit=" + ten).statusCode(), ten);
+      assertEquals(200, browser.get(node.url("/api/v1/tokens?limit=" + ten)).statusCode(), ten);
+      assertEquals(200, node.get("/api/v1/offers?limit=" + ten + "&min_gpus=" + ten).statusCode(), ten);
+    }
   }
 
   @Test

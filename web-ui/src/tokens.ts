@@ -46,15 +46,27 @@ export const TOKEN_SCOPES: readonly ScopeInfo[] = [
     operatorOnly: false,
   },
   {
+    scope: 'reservations:read',
+    inputId: 'scope-reservations-read',
+    description: 'See your reservations, their live status and your SSH keys.',
+    operatorOnly: false,
+  },
+  {
     scope: 'reservations:write',
     inputId: 'scope-reservations-write',
-    description: 'Create, change and cancel your reservations.',
+    description: 'Create, change and cancel your reservations (includes reading them).',
+    operatorOnly: false,
+  },
+  {
+    scope: 'payments:read',
+    inputId: 'scope-payments-read',
+    description: 'See your payments, refunds and saved payment methods.',
     operatorOnly: false,
   },
   {
     scope: 'payments:write',
     inputId: 'scope-payments-write',
-    description: 'Pay for reservations with your saved payment methods.',
+    description: 'Pay for reservations with your saved payment methods (includes reading payments).',
     operatorOnly: false,
   },
   {

@@ -30,6 +30,7 @@ import io.gpurental.gateway.platform.db.Migrations;
 import io.gpurental.gateway.platform.db.NodeStarts;
 import io.gpurental.gateway.platform.http.HttpSetup;
 import io.gpurental.gateway.platform.http.HttpVerticle;
+import io.gpurental.gateway.platform.jobs.ClusterJobs;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -43,6 +44,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,6 +59,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Gateway {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+  public static final String PRUNE_IDEMPOTENCY_KEYS = "reservations.prune-idempotency-keys";
+  public static final String PRUNE_STRIPE_EVENTS = "payments.prune-stripe-events";
+  private static final Duration PRUNE_EVERY = Duration.ofHours(1);
 
   private final GatewayConfig config;
   private final Optional<EmbeddedDatabase> embedded;
@@ -66,6 +71,7 @@ public final class Gateway {
   private final Readiness readiness;
   private final BuildInfo buildInfo;
   private final HealthChecks readinessChecks;
+  private final ClusterJobs jobs;
   private List<Feature> features = List.of();
 
   private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
@@ -78,6 +84,7 @@ public final class Gateway {
     this.readiness = readiness;
     this.buildInfo = buildInfo;
     this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
+    this.jobs = new ClusterJobs(vertx);
   }
 
   /**
@@ -189,9 +196,12 @@ public final class Gateway {
       features.add(hosts);
       instances = hosts;
     }
-    features.add(new ReservationsFeature(vertx, pool, quotes, catalog.quotes(), config.reservations(),
-        config.pricing().maxHours(), payments.payments(), instances, publicBase));
+    ReservationsFeature reservations = new ReservationsFeature(vertx, pool, quotes, catalog.quotes(),
+        config.reservations(), config.pricing().maxHours(), payments.payments(), instances, publicBase);
+    features.add(reservations);
     features.add(payments);
+    jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
+    jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
       if (config.stripe().sandbox()) {
@@ -208,6 +218,7 @@ public final class Gateway {
    */
   public Future<Void> stop() {
     readiness.startDraining();
+    jobs.stop();
     LOG.info("Draining: finishing in-flight requests (at most {} s)", config.http().drainTimeout().toSeconds());
     List<Future<Void>> undeployments = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
     CompletableFuture<Void> stopped = Future.join(undeployments)
@@ -246,5 +257,10 @@ public final class Gateway {
 
   public GatewayConfig config() {
     return config;
+  }
+
+  /** This node's cluster-singleton jobs (tests run them on demand). */
+  public ClusterJobs jobs() {
+    return jobs;
   }
 }

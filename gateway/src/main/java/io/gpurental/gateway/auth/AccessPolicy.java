@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * Enforces an operation's {@code security} from openapi.yaml. {@code {}} admits anyone;
  * {@code sessionCookie: [roles…]} admits signed-in browsers whose account has those roles;
- * {@code bearerAuth: [scopes…]} admits tokens holding those scopes. An operation without a
+ * {@code bearerAuth: [scopes…]} admits tokens holding those scopes (a write scope counts as its
+ * read scope). An operation without a
  * security declaration admits no one (and fails the contract test).
  */
 public final class AccessPolicy {
@@ -54,7 +55,7 @@ public final class AccessPolicy {
     for (String needed : required) {
       boolean has = principal.method() == Principal.Method.SESSION
           ? principal.roles().contains(needed)
-          : principal.scopes().stream().anyMatch(scope -> scope.id().equals(needed));
+          : principal.scopes().stream().anyMatch(scope -> scope.grants(needed));
       if (!has) {
         lacking.add(needed);
       }

@@ -2,6 +2,7 @@ package io.gpurental.gateway.auth;
 
 import io.gpurental.gateway.config.AuthConfig;
 import io.gpurental.gateway.config.HttpConfig;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.Cookie;
@@ -10,6 +11,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.Session;
 import io.vertx.ext.web.handler.SessionHandler;
 import io.vertx.ext.web.sstore.ClusteredSessionStore;
+import io.vertx.ext.web.sstore.SessionStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -34,15 +36,20 @@ public final class Sessions {
   private final boolean secure;
 
   public Sessions(Vertx vertx, HttpConfig http, AuthConfig auth) {
-    this.secure = http.behindTls();
-    this.absoluteTimeout = auth.sessionAbsoluteTimeout();
-    this.handler = SessionHandler.create(ClusteredSessionStore.create(vertx))
+    this(ClusteredSessionStore.create(vertx), http.behindTls(), auth.sessionIdleTimeout(), auth.sessionAbsoluteTimeout());
+  }
+
+  /** Sessions in {@code store} (tests give a store of their own). */
+  public Sessions(SessionStore store, boolean secure, Duration idleTimeout, Duration absoluteTimeout) {
+    this.secure = secure;
+    this.absoluteTimeout = absoluteTimeout;
+    this.handler = SessionHandler.create(store)
         .setSessionCookieName(secure ? TLS_COOKIE : PLAIN_COOKIE)
         .setSessionCookiePath("/")
         .setCookieHttpOnlyFlag(true)
         .setCookieSecureFlag(secure)
         .setCookieSameSite(CookieSameSite.LAX)
-        .setSessionTimeout(auth.sessionIdleTimeout().toMillis())
+        .setSessionTimeout(idleTimeout.toMillis())
         .setMinLength(32)
         .setNagHttps(false)
         .setLazySession(true);
@@ -80,6 +87,17 @@ public final class Sessions {
 
   public static Optional<String> csrfToken(RoutingContext ctx) {
     return Optional.ofNullable(ctx.session()).map(session -> session.get(CSRF));
+  }
+
+  /**
+   * Stores the session now; completes once the store has it. Vert.x stores a changed session
+   * when the response headers are written, without waiting for the store: a browser that follows
+   * a redirect at once can arrive before the write and read the session's previous version (a
+   * sign-in's state missing: state_mismatch). Responses whose next request depends on the
+   * session (sign-in redirects, logout) wait for this first.
+   */
+  public Future<Void> store(RoutingContext ctx) {
+    return ctx.session() == null ? Future.succeededFuture() : handler.flush(ctx, true);
   }
 
   /** Marks the session signed in under a fresh id (no fixation) with a new CSRF token. */

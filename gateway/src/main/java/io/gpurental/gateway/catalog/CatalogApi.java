@@ -1,6 +1,7 @@
 package io.gpurental.gateway.catalog;
 
 import io.gpurental.gateway.config.PricingConfig;
+import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.pricing.PriceBreakdown;
@@ -51,8 +52,7 @@ final class CatalogApi {
     String sort = orDefault(param(ctx, "sort"), "price");
     int limit = orDefault(intParam(ctx, "limit"), DEFAULT_LIMIT);
     int offset = offset(param(ctx, "cursor"));
-    Long maxPrice = ctx.request().getParam("max_price_per_gpu_hour") == null ? null
-        : Long.parseLong(ctx.request().getParam("max_price_per_gpu_hour"));
+    Long maxPrice = longParam(ctx, "max_price_per_gpu_hour");
     CatalogRepository.Filter filter = new CatalogRepository.Filter(param(ctx, "gpu_model"),
         intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
 
@@ -139,8 +139,12 @@ final class CatalogApi {
   }
 
   private static Integer intParam(RoutingContext ctx, String name) {
-    String value = param(ctx, name);
-    return value == null ? null : Integer.valueOf(value);
+    Long value = longParam(ctx, name);
+    return value == null ? null : Math.toIntExact(value);
+  }
+
+  private static Long longParam(RoutingContext ctx, String name) {
+    return QueryNumbers.wholeNumber(ctx, name);
   }
 
   private static <T> T orDefault(T value, T fallback) {

@@ -2,6 +2,7 @@ package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.auth.Principal;
 import io.gpurental.gateway.platform.Page;
+import io.gpurental.gateway.platform.QueryNumbers;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -37,7 +38,7 @@ final class PaymentsApi {
 
   private void list(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
-    int limit = Optional.ofNullable(ctx.request().getParam("limit")).map(Integer::parseInt).orElse(DEFAULT_LIMIT);
+    int limit = QueryNumbers.limit(ctx, DEFAULT_LIMIT);
     Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
     pool.preparedQuery(LIST).execute(Tuple.of(caller.accountId(), caller.isOperator(),
             after.map(Page.Position::createdAt).orElse(null), after.map(Page.Position::id).orElse(null), limit + 1))

@@ -17,6 +17,7 @@ public final class PaymentsFeature implements Feature {
   private final PaymentsApi api;
   private final Reconciler reconciler;
   private final Payments payments;
+  private final StripeEventRetention eventRetention;
 
   public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase) {
     StripeGateway stripe = new StripeGateway(vertx, pool, config);
@@ -28,6 +29,7 @@ public final class PaymentsFeature implements Feature {
     this.payments = new Payments(pool, stripe, cards, refunds, events);
     this.reconciler = new Reconciler(vertx, pool, stripe, events, refunds, config.reconcileLookback());
     reconciler.start(config.reconcileInterval());
+    this.eventRetention = new StripeEventRetention(pool, config.reconcileLookback());
   }
 
   /** The payment operations reservations use. */
@@ -40,6 +42,14 @@ public final class PaymentsFeature implements Feature {
     webhooks.bind(routes);
     cards.bind(routes);
     api.bind(routes);
+  }
+
+  /**
+   * Forgets applied Stripe events older than the reconciliation lookback plus a day (this
+   * feature owns the table; a cluster job calls it).
+   */
+  public Future<Integer> pruneStripeEvents() {
+    return eventRetention.prune();
   }
 
   @Override

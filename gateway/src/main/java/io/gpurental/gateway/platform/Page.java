@@ -22,6 +22,9 @@ public final class Page {
   public static Position decode(String cursor) {
     try {
       String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|", 2);
+      if (parts[1].indexOf('\u0000') >= 0) { // PostgreSQL text cannot hold it
+        throw new IllegalArgumentException("NUL in cursor");
+      }
       return new Position(OffsetDateTime.parse(parts[0]), parts[1]);
     } catch (RuntimeException e) {
       throw new Invalid("cursor is not one this API returned", List.of(new Invalid.FieldError("#/cursor",

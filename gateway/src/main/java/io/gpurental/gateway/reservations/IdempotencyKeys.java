@@ -9,6 +9,9 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code Idempotency-Key} for POSTs that create or pay, per account: the same key with the same
@@ -17,10 +20,25 @@ import io.vertx.sqlclient.Tuple;
  * instead of starting another.
  */
 final class IdempotencyKeys {
+  /** As long as Stripe keeps its keys: a client retrying later than this is making a new request. */
+  static final Duration RETENTION = Duration.ofHours(24);
+  private static final Logger LOG = LoggerFactory.getLogger(IdempotencyKeys.class);
   private final Pool pool;
 
   IdempotencyKeys(Pool pool) {
     this.pool = pool;
+  }
+
+  /** Forgets keys older than {@link #RETENTION}; completes with how many. */
+  Future<Integer> prune() {
+    return pool.preparedQuery("DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)")
+        .execute(Tuple.of(RETENTION.toSeconds()))
+        .map(rows -> {
+          if (rows.rowCount() > 0) {
+            LOG.info("Pruned {} idempotency key(s) older than {} h", rows.rowCount(), RETENTION.toHours());
+          }
+          return rows.rowCount();
+        });
   }
 
   /** A response to send: a stored one ({@code replayed}), or a charge to finish ({@code resumePaymentId}). */

@@ -5,6 +5,7 @@ import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.payments.StripeGateway;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.Page;
+import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.platform.errors.Problem;
@@ -223,7 +224,7 @@ final class ReservationsApi {
 
   private void list(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
-    int limit = Optional.ofNullable(ctx.request().getParam("limit")).map(Integer::parseInt).orElse(DEFAULT_LIMIT);
+    int limit = QueryNumbers.limit(ctx, DEFAULT_LIMIT);
     Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
     repository.list(caller.accountId(), caller.isOperator(), ctx.request().getParam("status"), after, limit)
         .onSuccess(rows -> ctx.json(Page.of(rows, limit, repository::json,

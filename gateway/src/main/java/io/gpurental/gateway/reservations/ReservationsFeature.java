@@ -21,6 +21,7 @@ public final class ReservationsFeature implements Feature {
   private final LiveUpdates live;
   private final HoldSweeper sweeper;
   private final Scheduler scheduler;
+  private final IdempotencyKeys idempotencyKeys;
 
   /** The one the quotes and the UI show, from the configured fee. */
   public static String cancellationPolicy(ReservationConfig config) {
@@ -35,12 +36,18 @@ public final class ReservationsFeature implements Feature {
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
         quoting, payments, cancellations, extensions, publicBase, maxHours);
     this.sshKeys = new SshKeysApi(pool);
+    this.idempotencyKeys = new IdempotencyKeys(pool);
     this.live = new LiveUpdates(vertx);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
         new HostFailures(vertx, repository, payments));
     sweeper.start();
     scheduler.start(config.schedulerInterval());
+  }
+
+  /** Forgets Idempotency-Keys older than 24 h (this feature owns the table; a cluster job calls it). */
+  public Future<Integer> pruneIdempotencyKeys() {
+    return idempotencyKeys.prune();
   }
 
   @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.auth.tokens.TokenSecrets;
+import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
@@ -122,6 +123,36 @@ class TokensTest {
   }
 
   @Test
+  void reservationsReadTokenReadsButCannotWrite() {
+    String secret = create(alice, "dashboard", "reservations:read").getString("token");
+    assertEquals(200, bearer(secret, "/api/v1/reservations").statusCode());
+    assertEquals(200, bearer(secret, "/api/v1/ssh-keys").statusCode());
+    HttpResponse<String> reserve = post(secret, "/api/v1/reservations",
+        ApiClient.reservationRequest("off_nyc_h100_01", 1, null, 1, "checkout"));
+    assertEquals(403, reserve.statusCode(), reserve.body());
+    assertTrue(new JsonObject(reserve.body()).getString("detail").contains("reservations:write"), reserve.body());
+    assertEquals(403, bearer(secret, "/api/v1/payments").statusCode(), "reading reservations is not reading payments");
+  }
+
+  @Test
+  void paymentsReadTokenReadsButCannotWrite() {
+    String secret = create(alice, "accounting", "payments:read").getString("token");
+    assertEquals(200, bearer(secret, "/api/v1/payments").statusCode());
+    assertEquals(200, bearer(secret, "/api/v1/payment-methods").statusCode());
+    HttpResponse<String> setup = post(secret, "/api/v1/payment-methods/setup", new JsonObject());
+    assertEquals(403, setup.statusCode(), setup.body());
+    assertEquals(403, bearer(secret, "/api/v1/reservations").statusCode());
+  }
+
+  @Test
+  void writeScopesImplyRead() {
+    String reservations = create(alice, "booker", "reservations:write").getString("token");
+    assertEquals(200, bearer(reservations, "/api/v1/reservations").statusCode());
+    String payments = create(alice, "payer", "payments:write").getString("token");
+    assertEquals(200, bearer(payments, "/api/v1/payments").statusCode());
+  }
+
+  @Test
   void tokensCannotManageTokens() {
     String secret = create(alice, "limited", "reservations:write").getString("token");
     HttpResponse<String> response = send(secret, "GET", "/api/v1/tokens");
@@ -165,6 +196,13 @@ class TokensTest {
 
   private static HttpResponse<String> bearer(String secret, String path) {
     return send(secret, "GET", path);
+  }
+
+  private static HttpResponse<String> post(String secret, String path, JsonObject body) {
+    return node.send(HttpRequest.newBuilder(URI.create(node.url(path)))
+        .header("Authorization", "Bearer " + secret).header("Content-Type", "application/json")
+        .header("Idempotency-Key", java.util.UUID.randomUUID().toString())
+        .POST(HttpRequest.BodyPublishers.ofString(body.encode())));
   }
 
   private static HttpResponse<String> send(String secret, String method, String path) {

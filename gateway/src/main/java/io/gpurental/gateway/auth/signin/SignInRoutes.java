@@ -134,7 +134,7 @@ public final class SignInRoutes {
       csrf.check(ctx);
     }
     sessions.end(ctx);
-    ctx.response().setStatusCode(204).end();
+    sessions.store(ctx).onSuccess(v -> ctx.response().setStatusCode(204).end()).onFailure(ctx::fail);
   }
 
   private IdentityProvider provider(RoutingContext ctx) {
@@ -150,15 +150,19 @@ public final class SignInRoutes {
     return publicBase + "/auth/" + provider.name() + "/callback";
   }
 
-  private static void failSignIn(RoutingContext ctx, String error, Map<String, String> details) {
+  private void failSignIn(RoutingContext ctx, String error, Map<String, String> details) {
     StringBuilder url = new StringBuilder("/signin?error=").append(error);
     details.forEach((key, value) -> url.append('&').append(key).append('=')
         .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
     redirect(ctx, url.toString());
   }
 
-  private static void redirect(RoutingContext ctx, String location) {
-    ctx.response().setStatusCode(302).putHeader("Location", location).putHeader("Cache-Control", "no-store").end();
+  /** Redirects once the session is stored: the browser's next request depends on it. */
+  private void redirect(RoutingContext ctx, String location) {
+    sessions.store(ctx)
+        .onSuccess(v -> ctx.response().setStatusCode(302).putHeader("Location", location)
+            .putHeader("Cache-Control", "no-store").end())
+        .onFailure(ctx::fail);
   }
 
   /** Only a path on this site: no scheme, no host, no protocol-relative {@code //}. */

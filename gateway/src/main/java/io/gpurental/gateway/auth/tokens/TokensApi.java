@@ -5,6 +5,7 @@ import io.gpurental.gateway.auth.Scope;
 import io.gpurental.gateway.config.RateLimitConfig;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.Page;
+import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.Forbidden;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
@@ -39,7 +40,7 @@ public final class TokensApi {
 
   private void list(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
-    int limit = Optional.ofNullable(ctx.request().getParam("limit")).map(Integer::parseInt).orElse(DEFAULT_LIMIT);
+    int limit = QueryNumbers.limit(ctx, DEFAULT_LIMIT);
     Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
     tokens.list(caller.accountId(), after, limit)
         .onSuccess(rows -> ctx.json(Page.of(rows, limit, ApiToken::toJson,

@@ -51,6 +51,7 @@ final class GatewayRouter {
           ctx.response().putHeader("Cache-Control", "no-store");
           ctx.next();
         })
+        .rootHandler(new NulCharacters(setup.contract().contract()))
         .rootHandler(new JsonBodyGuard());
     Map<String, Integer> guards = new HashMap<>();
     for (OpenAPIRoute route : builder.getRoutes()) {

@@ -10,7 +10,8 @@ import io.vertx.ext.web.handler.HttpException;
 
 /**
  * The API accepts JSON bodies only: a body in another media type gets 415 and a body that does
- * not parse gets 400 naming where it broke, before any route sees it.
+ * not parse gets 400 naming where it broke, and one with a NUL character in a string gets 400
+ * naming that field, before any route sees it.
  */
 public final class JsonBodyGuard implements Handler<RoutingContext> {
   @Override
@@ -25,12 +26,14 @@ public final class JsonBodyGuard implements Handler<RoutingContext> {
       ctx.fail(new HttpException(415));
       return;
     }
+    Object decoded;
     try {
-      Json.decodeValue(body);
+      decoded = Json.decodeValue(body);
     } catch (DecodeException e) {
       ctx.fail(new MalformedJson(e));
       return;
     }
+    NulCharacters.checkJson(decoded);
     ctx.next();
   }
 

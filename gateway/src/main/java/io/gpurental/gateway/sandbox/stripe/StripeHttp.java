@@ -9,12 +9,14 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of the Stripe stand-in: bearer key check, form decoding, {@code Idempotency-Key}
+ * The HTTP side of the Stripe stand-in: API key check (bearer or Basic), form decoding, {@code Idempotency-Key}
  * replay (same key + same request → the stored answer; different request → idempotency_error),
  * and Stripe's response headers and error bodies.
  */
@@ -30,12 +32,24 @@ final class StripeHttp {
     this.apiVersion = apiVersion;
   }
 
+  /**
+   * Stripe takes the secret key as a bearer token or, as in every curl example of its docs
+   * ({@code curl -u sk_test_…:}), as the HTTP Basic user name with an empty password.
+   */
+  private boolean authenticated(String authorization) {
+    if (authorization == null) {
+      return false;
+    }
+    String basic = Base64.getEncoder().encodeToString((secretKey + ":").getBytes(StandardCharsets.UTF_8));
+    return authorization.equals("Bearer " + secretKey) || authorization.equals("Basic " + basic);
+  }
+
   /** A handler answering {@code operation(params, ctx)}'s object as JSON, the way Stripe does. */
   Handler<RoutingContext> handle(BiFunction<JsonObject, RoutingContext, Future<JsonObject>> operation) {
     return ctx -> {
       ctx.response().putHeader("Stripe-Version", apiVersion).putHeader("Request-Id", "req_" + Ids.randomBase62(14));
       String authorization = ctx.request().getHeader("Authorization");
-      if (authorization == null || !authorization.equals("Bearer " + secretKey)) {
+      if (!authenticated(authorization)) {
         answer(ctx, StripeError.authentication("Invalid API Key provided: " + masked(authorization)));
         return;
       }

@@ -60,6 +60,24 @@ class StripeSandboxContractTest {
   }
 
   @Test
+  void secretKeyAsBasicUserNameIsAcceptedLikeStripe() {
+    String key = node.gateway().config().stripe().secretKey();
+    java.net.http.HttpResponse<String> basic = createCustomer(key + ":");
+    assertEquals(200, basic.statusCode(), basic.body());
+    assertEquals("customer", new io.vertx.core.json.JsonObject(basic.body()).getString("object"));
+    assertEquals(401, createCustomer("sk_test_wrong:").statusCode());
+  }
+
+  /** As {@code curl -u <credentials> -d email=… <base>/v1/customers}. */
+  private static java.net.http.HttpResponse<String> createCustomer(String credentials) {
+    String basic = java.util.Base64.getEncoder().encodeToString(credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return node.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.url("/sandbox/stripe/v1/customers")))
+        .header("Authorization", "Basic " + basic)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("email=basic%40example.com")));
+  }
+
+  @Test
   void customerRoundTripsWithADefaultPaymentMethod() throws StripeException {
     Customer customer = stripe.customers().create(CustomerCreateParams.builder().setEmail("alice@example.com")
         .setName("Alice").putMetadata("account_id", "acc_1").build());

@@ -2,6 +2,7 @@ package io.gpurental.gateway.auth;
 
 import io.gpurental.gateway.auth.signin.ExternalIdentity;
 import io.gpurental.gateway.platform.Ids;
+import io.gpurental.gateway.platform.audit.AuditLog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,8 +48,6 @@ public final class AccountRepository {
                ORDER BY i.linked_at) FILTER (WHERE i.provider IS NOT NULL), '[]') AS identities
       FROM accounts a LEFT JOIN identities i ON i.account_id = a.id
       WHERE a.id = $1 GROUP BY a.id""";
-  private static final String AUDIT = """
-      INSERT INTO audit_log (actor, action, target, after) VALUES ($1, $2, $3, $4)""";
 
   private final Pool pool;
 
@@ -178,6 +177,6 @@ public final class AccountRepository {
   }
 
   private static Future<Void> audit(SqlClient client, String actor, String action, String target, JsonObject after) {
-    return client.preparedQuery(AUDIT).execute(Tuple.of(actor, action, target, after)).mapEmpty();
+    return AuditLog.append(client, actor, action, target, null, after);
   }
 }

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.auth.tokens;
 
 import io.gpurental.gateway.platform.Page;
+import io.gpurental.gateway.platform.audit.AuditLog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -37,7 +38,6 @@ public final class TokenRepository {
   private static final String TOUCH = """
       UPDATE api_tokens SET last_used_at = now()
       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')""";
-  private static final String AUDIT = "INSERT INTO audit_log (actor, action, target, after) VALUES ($1, $2, $3, $4)";
 
   private final Pool pool;
 
@@ -57,8 +57,8 @@ public final class TokenRepository {
     Tuple params = Tuple.from(new Object[] {id, accountId, name, TokenSecrets.displayPrefix(secret),
         io.vertx.core.buffer.Buffer.buffer(TokenSecrets.hash(secret)), scopes.toArray(new String[0]), expiresAt});
     return pool.withTransaction(tx -> tx.preparedQuery(INSERT).execute(params)
-        .compose(rows -> tx.preparedQuery(AUDIT).execute(Tuple.of("account:" + accountId, "token.created", id,
-                new JsonObject().put("name", name).put("scopes", scopes)))
+        .compose(rows -> AuditLog.append(tx, "account:" + accountId, "token.created", id, null,
+                new JsonObject().put("name", name).put("scopes", scopes))
             .map(v -> toToken(rows.iterator().next()))));
   }
 
@@ -77,7 +77,7 @@ public final class TokenRepository {
   public Future<Boolean> revoke(String accountId, String tokenId) {
     return pool.withTransaction(tx -> tx.preparedQuery(REVOKE).execute(Tuple.of(tokenId, accountId))
         .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
-            : tx.preparedQuery(AUDIT).execute(Tuple.of("account:" + accountId, "token.revoked", tokenId, null))
+            : AuditLog.append(tx, "account:" + accountId, "token.revoked", tokenId, null, null)
                 .map(true)));
   }
 

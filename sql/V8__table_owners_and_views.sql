@@ -74,3 +74,6 @@ CREATE VIEW reservation_refunds_view AS
   SELECT f.id AS refund_id, p.reservation_id, f.payment_id, f.amount, f.currency, f.reason, f.status, f.created_at
   FROM refunds f JOIN payments p ON p.id = f.payment_id;
 COMMENT ON VIEW reservation_refunds_view IS 'owner: payments; read by reservations';
+
+COMMENT ON VIEW schema_version IS 'owner: platform';
+COMMENT ON VIEW ledger_problems IS 'owner: payments';

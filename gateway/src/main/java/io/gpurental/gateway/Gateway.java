@@ -5,7 +5,7 @@ import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
 import io.gpurental.gateway.payments.PaymentsFeature;
 import io.gpurental.gateway.pricing.Quotes;
-import io.gpurental.gateway.reservations.InstanceLauncher;
+import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.sandbox.hosts.SimulatedHosts;
@@ -189,7 +189,7 @@ public final class Gateway {
     features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
     PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase);
-    InstanceLauncher instances = new NoHostAgents();
+    Fleet instances = new NoHostAgents();
     if (config.mode() == Mode.SANDBOX) {
       SimulatedHosts hosts = new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter(),
           config.stripe().secretKey());

@@ -1,6 +1,5 @@
 package io.gpurental.gateway.fleet;
 
-import io.gpurental.gateway.reservations.InstanceLauncher;
 import io.vertx.core.Future;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,13 +11,13 @@ import org.slf4j.LoggerFactory;
  * provisioning and each start is logged for the operator to act on, once per reservation (the
  * scheduler asks again every tick for what is stuck).
  */
-public final class NoHostAgents implements InstanceLauncher {
+public final class NoHostAgents implements Fleet {
   private static final Logger LOG = LoggerFactory.getLogger(NoHostAgents.class);
   // reservations waiting for an agent; they leave when they end, so it holds only what is provisioning
   private final Set<String> announced = ConcurrentHashMap.newKeySet();
 
   @Override
-  public Future<Void> start(Launch launch, InstanceReports reports) {
+  public Future<Void> start(Launch launch, InstanceEvents reports) {
     if (announced.add(launch.reservationId())) {
       LOG.warn("Reservation {} started on host {} (GPUs {}), but no host agent is connected to start it",
           launch.reservationId(), launch.hostId(), launch.gpuIndexes());

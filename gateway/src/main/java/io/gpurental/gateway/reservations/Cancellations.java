@@ -2,6 +2,7 @@ package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Principal;
 import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Money;
 import io.gpurental.gateway.platform.errors.Conflict;
@@ -25,9 +26,9 @@ final class Cancellations {
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final Payments payments;
-  private final InstanceLauncher instances;
+  private final Fleet instances;
 
-  Cancellations(Vertx vertx, ReservationRepository repository, Payments payments, InstanceLauncher instances) {
+  Cancellations(Vertx vertx, ReservationRepository repository, Payments payments, Fleet instances) {
     this.vertx = vertx;
     this.repository = repository;
     this.payments = payments;

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.config.ReservationConfig;
+import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.pricing.Quotes;
@@ -29,7 +30,7 @@ public final class ReservationsFeature implements Feature {
   }
 
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, QuotesApi quoting, ReservationConfig config,
-      int maxHours, Payments payments, InstanceLauncher instances, String publicBase) {
+      int maxHours, Payments payments, Fleet instances, String publicBase) {
     ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
     Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);

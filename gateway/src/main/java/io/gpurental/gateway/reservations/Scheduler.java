@@ -1,6 +1,8 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.fleet.Fleet;
+import io.gpurental.gateway.fleet.InstanceEvents;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Instances stuck in provisioning (a node died before the host answered) are asked for again. A
  * window is not ended while an extension of it is still held for payment.
  */
-final class Scheduler implements InstanceLauncher.InstanceReports {
+final class Scheduler implements InstanceEvents {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
   private static final String LOCK = "reservations.scheduler";
   private static final String END = """
@@ -55,12 +57,12 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
         AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
   private final Vertx vertx;
   private final ReservationRepository repository;
-  private final InstanceLauncher launcher;
+  private final Fleet launcher;
   private final Duration stuckAfter;
   private final HostFailures failures;
   private long timer = -1;
 
-  Scheduler(Vertx vertx, ReservationRepository repository, InstanceLauncher launcher, Duration stuckAfter,
+  Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
       HostFailures failures) {
     this.vertx = vertx;
     this.repository = repository;
@@ -112,7 +114,7 @@ final class Scheduler implements InstanceLauncher.InstanceReports {
     return repository.pool().preparedQuery(LAUNCHES)
         .execute(Tuple.of(ids, (int) stuckAfter.toSeconds()))
         .map(rows -> {
-          rows.forEach(row -> launcher.start(new InstanceLauncher.Launch(row.getString("id"), row.getString("host_id"),
+          rows.forEach(row -> launcher.start(new Fleet.Launch(row.getString("id"), row.getString("host_id"),
               Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key")), this)
               .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
           return null;

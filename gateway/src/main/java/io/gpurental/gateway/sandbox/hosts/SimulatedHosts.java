@@ -1,7 +1,8 @@
 package io.gpurental.gateway.sandbox.hosts;
 
 import io.gpurental.gateway.platform.Feature;
-import io.gpurental.gateway.reservations.InstanceLauncher;
+import io.gpurental.gateway.fleet.Fleet;
+import io.gpurental.gateway.fleet.InstanceEvents;
 import io.vertx.core.Vertx;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -17,13 +18,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * (with the sandbox Stripe key as bearer, like the other test controls) makes a started instance
  * fail, as a broken host would.
  */
-public final class SimulatedHosts implements InstanceLauncher, Feature {
+public final class SimulatedHosts implements Fleet, Feature {
   private static final String DOMAIN = ".sandbox-hosts.invalid";
   private final Vertx vertx;
   private final Duration readyAfter;
   private final String controlKey;
   /** Instances this node started, with where to report about them. */
-  private final Map<String, InstanceReports> started = new ConcurrentHashMap<>();
+  private final Map<String, InstanceEvents> started = new ConcurrentHashMap<>();
 
   public SimulatedHosts(Vertx vertx, Duration readyAfter, String controlKey) {
     this.vertx = vertx;
@@ -32,7 +33,7 @@ public final class SimulatedHosts implements InstanceLauncher, Feature {
   }
 
   @Override
-  public Future<Void> start(Launch launch, InstanceReports reports) {
+  public Future<Void> start(Launch launch, InstanceEvents reports) {
     started.put(launch.reservationId(), reports);
     Runnable ready = () -> reports.running(launch.reservationId(), "ubuntu", launch.hostId().replace('_', '-') + DOMAIN,
         22_000 + Math.floorMod(launch.reservationId().hashCode(), 1_000));
@@ -57,7 +58,7 @@ public final class SimulatedHosts implements InstanceLauncher, Feature {
         ctx.response().setStatusCode(401).end();
         return;
       }
-      InstanceReports reports = started.get(ctx.pathParam("id"));
+      InstanceEvents reports = started.get(ctx.pathParam("id"));
       if (reports == null) {
         ctx.response().setStatusCode(404).end();
         return;

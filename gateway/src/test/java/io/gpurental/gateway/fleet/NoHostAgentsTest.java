@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.gpurental.gateway.reservations.InstanceLauncher;
 import io.vertx.core.Future;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /** Without host agents the scheduler asks again every tick; the operator is told once per reservation. */
 class NoHostAgentsTest {
-  private static final InstanceLauncher.InstanceReports NO_REPORTS = new InstanceLauncher.InstanceReports() {
+  private static final InstanceEvents NO_REPORTS = new InstanceEvents() {
     @Override
     public Future<Boolean> running(String reservationId, String user, String host, int port) {
       throw new AssertionError("no host reports without agents");
@@ -54,8 +53,8 @@ class NoHostAgentsTest {
     assertEquals(2, lines("rsv_a"), "its end is logged too");
   }
 
-  private static InstanceLauncher.Launch launch(String id) {
-    return new InstanceLauncher.Launch(id, "host_1", List.of(0, 1), "ssh-ed25519 AAAA test");
+  private static Fleet.Launch launch(String id) {
+    return new Fleet.Launch(id, "host_1", List.of(0, 1), "ssh-ed25519 AAAA test");
   }
 
   private long lines(String reservationId) {

@@ -146,7 +146,8 @@ public final class ConfigLoader {
             Duration.ofMinutes(s.intBetween("reservations.hold_minutes", 1, 24 * 60)),
             s.intBetween("reservations.cancellation_fee_bps", 0, 10_000),
             Duration.ofMillis(s.intBetween("reservations.scheduler_interval_ms", 100, 3_600_000)),
-            Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))));
+            Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))),
+        new ManagementConfig(s.nonBlank("management.host"), s.intBetween("management.port", 0, 65535)));
   }
 
   private static HttpConfig http(Settings s) {

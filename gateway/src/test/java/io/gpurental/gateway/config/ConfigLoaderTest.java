@@ -31,6 +31,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void metricsAreOnALoopbackManagementPortThatZeroTurnsOff() {
+    ManagementConfig defaults = ConfigLoader.load(List.of(), Map.of()).management();
+    assertEquals("127.0.0.1", defaults.host());
+    assertEquals(9091, defaults.port());
+    assertTrue(defaults.enabled());
+    assertEquals(false, ConfigLoader.load(List.of(), Map.of("GATEWAY_MANAGEMENT_PORT", "0")).management().enabled());
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_MANAGEMENT_PORT", "70000")));
+    assertTrue(e.getMessage().startsWith("management.port:"), e.getMessage());
+  }
+
+  @Test
   void environmentOverridesEverySetting() {
     GatewayConfig config = ConfigLoader.load(List.of(), Map.of(
         "GATEWAY_HTTP_PORT", "9090",

@@ -104,7 +104,7 @@ class MetricsCardinalityTest {
   }
 
   private static List<String> httpServerSeries() {
-    HttpResponse<String> scrape = node.get("/metrics");
+    HttpResponse<String> scrape = node.getManagement("/metrics");
     assertEquals(200, scrape.statusCode());
     return scrape.body().lines().filter(line -> line.startsWith("vertx_http_server_")).toList();
   }

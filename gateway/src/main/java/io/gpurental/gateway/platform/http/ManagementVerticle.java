@@ -40,7 +40,9 @@ public final class ManagementVerticle extends VerticleBase {
     router.errorHandler(404, problems);
     router.errorHandler(405, problems);
     router.errorHandler(500, problems);
-    server = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()));
+    // scrapers and probes speak HTTP/1.1; an h2c upgrade of a large scrape was seen to garble it
+    server = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port())
+        .setHttp2ClearTextEnabled(false));
     return server.requestHandler(router).listen();
   }
 

@@ -23,6 +23,7 @@ import io.gpurental.gateway.platform.NodeMetrics;
 import io.gpurental.gateway.platform.PlatformApi;
 import io.gpurental.gateway.platform.Readiness;
 import io.gpurental.gateway.platform.cluster.HazelcastSetup;
+import io.gpurental.gateway.platform.db.DatabasePool;
 import io.gpurental.gateway.platform.db.DatabaseTarget;
 import io.gpurental.gateway.platform.db.EmbeddedDatabase;
 import io.gpurental.gateway.platform.db.Migrations;
@@ -39,9 +40,7 @@ import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.ext.healthchecks.CheckResult;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.PoolOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,11 +135,7 @@ public final class Gateway {
   }
 
   private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {
-    return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(config.db().poolSize()).setName("gateway-db"))
-        .connectingTo(db.target().connectOptions())
-        .using(vertx)
-        .build();
+    return DatabasePool.create(vertx, config.db(), db.target());
   }
 
   /**

@@ -170,8 +170,17 @@ public final class ConfigLoader {
         s.nonBlank("db.user"),
         s.string("db.password"),
         s.intBetween("db.pool_size", 1, 1000),
+        dbLimits(s),
         Path.of(s.nonBlank("db.embedded.data_dir")),
         s.port("db.embedded.port"));
+  }
+
+  private static DbLimits dbLimits(Settings s) {
+    return new DbLimits(
+        Duration.ofMillis(s.intBetween("db.connect_timeout_ms", 100, 60_000)),
+        Duration.ofMillis(s.intBetween("db.statement_timeout_ms", 100, 3_600_000)),
+        Duration.ofMillis(s.intBetween("db.pool_wait_timeout_ms", 100, 60_000)),
+        s.intBetween("db.pool_wait_queue_size", 1, 100_000));
   }
 
   private static ClusterConfig cluster(Settings s) {

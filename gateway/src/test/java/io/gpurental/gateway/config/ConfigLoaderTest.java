@@ -43,6 +43,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void databaseWaitsAreBoundedToSecondsByDefault() {
+    DbLimits limits = ConfigLoader.load(List.of(), Map.of()).db().limits();
+    assertEquals(Duration.ofSeconds(2), limits.connectTimeout());
+    assertEquals(Duration.ofSeconds(3), limits.statementTimeout());
+    assertEquals(Duration.ofSeconds(2), limits.poolWaitTimeout());
+    assertEquals(200, limits.poolWaitQueueSize());
+    assertEquals(Duration.ofMillis(500),
+        ConfigLoader.load(List.of(), Map.of("GATEWAY_DB_POOL_WAIT_TIMEOUT_MS", "500")).db().limits().poolWaitTimeout());
+  }
+
+  @Test
   void environmentOverridesEverySetting() {
     GatewayConfig config = ConfigLoader.load(List.of(), Map.of(
         "GATEWAY_HTTP_PORT", "9090",

@@ -10,6 +10,7 @@ import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.sandbox.hosts.SimulatedHosts;
 import io.gpurental.gateway.config.GatewayConfig;
+import io.gpurental.gateway.config.ManagementConfig;
 import io.gpurental.gateway.config.Mode;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
@@ -24,12 +25,14 @@ import io.gpurental.gateway.platform.Readiness;
 import io.gpurental.gateway.platform.cluster.HazelcastSetup;
 import io.gpurental.gateway.platform.cluster.SameDatabase;
 import io.gpurental.gateway.platform.db.DatabaseIdentity;
+import io.gpurental.gateway.platform.db.DatabasePool;
 import io.gpurental.gateway.platform.db.DatabaseTarget;
 import io.gpurental.gateway.platform.db.EmbeddedDatabase;
 import io.gpurental.gateway.platform.db.Migrations;
 import io.gpurental.gateway.platform.db.NodeStarts;
 import io.gpurental.gateway.platform.http.HttpSetup;
 import io.gpurental.gateway.platform.http.HttpVerticle;
+import io.gpurental.gateway.platform.http.ManagementVerticle;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -40,9 +43,7 @@ import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.ext.healthchecks.CheckResult;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.PoolOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,11 +149,7 @@ public final class Gateway {
   }
 
   private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {
-    return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(config.db().poolSize()).setName("gateway-db"))
-        .connectingTo(db.target().connectOptions())
-        .using(vertx)
-        .build();
+    return DatabasePool.create(vertx, config.db(), db.target());
   }
 
   /**
@@ -166,17 +163,26 @@ public final class Gateway {
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
     return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
       features = features(contract);
-      HttpSetup setup = new HttpSetup(config.http(), contract, features,
-          NodeHealth.liveness(vertx),
-          readinessChecks,
-          metrics);
+      HealthChecks liveness = NodeHealth.liveness(vertx);
+      HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
       int instances = config.http().effectiveInstances();
       return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
           .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP instance(s)",
               buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(), config.http().host(),
               config.http().port(), instances))
-          .mapEmpty();
+          .compose(id -> deployManagement(liveness, metrics));
     });
+  }
+
+  private Future<Void> deployManagement(HealthChecks liveness, PrometheusMeterRegistry metrics) {
+    ManagementConfig management = config.management();
+    if (!management.enabled()) {
+      LOG.info("Management listener off (management.port is 0): no Prometheus metrics");
+      return Future.succeededFuture();
+    }
+    return vertx.deployVerticle(new ManagementVerticle(management, liveness, readinessChecks, metrics))
+        .onSuccess(id -> LOG.info("Metrics and health on http://{}:{}", management.host(), management.port()))
+        .mapEmpty();
   }
 
   private List<Feature> features(ApiContract contract) {

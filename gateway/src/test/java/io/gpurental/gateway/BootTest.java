@@ -91,7 +91,7 @@ class BootTest {
   @Test
   void metricsExposeRoutesPoolAndJvmInPrometheusFormat() {
     node.get("/api/v1/version");
-    HttpResponse<String> response = node.get("/metrics");
+    HttpResponse<String> response = node.getManagement("/metrics");
     assertEquals(200, response.statusCode());
     String metrics = response.body();
     assertTrue(metrics.lines().anyMatch(line -> line.startsWith("vertx_http_server_response_time_seconds_bucket")

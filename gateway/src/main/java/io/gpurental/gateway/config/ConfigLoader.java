@@ -149,7 +149,8 @@ public final class ConfigLoader {
             Duration.ofMinutes(s.intBetween("reservations.hold_minutes", 1, 24 * 60)),
             s.intBetween("reservations.cancellation_fee_bps", 0, 10_000),
             Duration.ofMillis(s.intBetween("reservations.scheduler_interval_ms", 100, 3_600_000)),
-            Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))));
+            Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))),
+        new ManagementConfig(s.nonBlank("management.host"), s.intBetween("management.port", 0, 65535)));
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */
@@ -189,8 +190,17 @@ public final class ConfigLoader {
         s.nonBlank("db.user"),
         s.string("db.password"),
         s.intBetween("db.pool_size", 1, 1000),
+        dbLimits(s),
         Path.of(s.nonBlank("db.embedded.data_dir")),
         s.intBetween("db.embedded.port", 0, 65535));
+  }
+
+  private static DbLimits dbLimits(Settings s) {
+    return new DbLimits(
+        Duration.ofMillis(s.intBetween("db.connect_timeout_ms", 100, 60_000)),
+        Duration.ofMillis(s.intBetween("db.statement_timeout_ms", 100, 3_600_000)),
+        Duration.ofMillis(s.intBetween("db.pool_wait_timeout_ms", 100, 60_000)),
+        s.intBetween("db.pool_wait_queue_size", 1, 100_000));
   }
 
   private static ClusterConfig cluster(Settings s) {

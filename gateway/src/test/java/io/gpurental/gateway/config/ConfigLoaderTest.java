@@ -34,6 +34,29 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void metricsAreOnALoopbackManagementPortThatZeroTurnsOff() {
+    ManagementConfig defaults = ConfigLoader.load(List.of(), Map.of()).management();
+    assertEquals("127.0.0.1", defaults.host());
+    assertEquals(9091, defaults.port());
+    assertTrue(defaults.enabled());
+    assertEquals(false, ConfigLoader.load(List.of(), Map.of("GATEWAY_MANAGEMENT_PORT", "0")).management().enabled());
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigLoader.load(List.of(), Map.of("GATEWAY_MANAGEMENT_PORT", "70000")));
+    assertTrue(e.getMessage().startsWith("management.port:"), e.getMessage());
+  }
+
+  @Test
+  void databaseWaitsAreBoundedToSecondsByDefault() {
+    DbLimits limits = ConfigLoader.load(List.of(), Map.of()).db().limits();
+    assertEquals(Duration.ofSeconds(2), limits.connectTimeout());
+    assertEquals(Duration.ofSeconds(3), limits.statementTimeout());
+    assertEquals(Duration.ofSeconds(2), limits.poolWaitTimeout());
+    assertEquals(200, limits.poolWaitQueueSize());
+    assertEquals(Duration.ofMillis(500),
+        ConfigLoader.load(List.of(), Map.of("GATEWAY_DB_POOL_WAIT_TIMEOUT_MS", "500")).db().limits().poolWaitTimeout());
+  }
+
+  @Test
   void environmentOverridesEverySetting() {
     Map<String, String> env = production();
     env.putAll(Map.of(

@@ -40,6 +40,7 @@ public final class TestGateway implements AutoCloseable {
     env.put("GATEWAY_HTTP_PORT", Integer.toString(httpPort));
     env.put("GATEWAY_HTTP_PUBLIC_URL", "http://127.0.0.1:" + httpPort);
     env.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "10");
+    env.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePorts.next()));
     env.put("GATEWAY_DB_URL", TestDatabase.newDatabaseUrl());
     env.put("GATEWAY_DB_POOL_SIZE", "4");
     env.put("GATEWAY_CLUSTER_NAME", "test-" + UUID.randomUUID());
@@ -97,6 +98,15 @@ public final class TestGateway implements AutoCloseable {
 
   public String url(String path) {
     return baseUrl + path;
+  }
+
+  /** A URL on this node's management listener (metrics, health). */
+  public String managementUrl(String path) {
+    return "http://127.0.0.1:" + gateway.config().management().port() + path;
+  }
+
+  public HttpResponse<String> getManagement(String path) {
+    return send(HttpRequest.newBuilder(URI.create(managementUrl(path))).GET());
   }
 
   public HttpResponse<String> get(String path) {

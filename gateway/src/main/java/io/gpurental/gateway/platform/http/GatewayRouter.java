@@ -3,6 +3,7 @@ package io.gpurental.gateway.platform.http;
 import io.gpurental.gateway.platform.ApiContract;
 import io.gpurental.gateway.platform.Feature;
 import io.vertx.core.Vertx;
+import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.web.AllowForwardHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -10,11 +11,10 @@ import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RequestExtractor;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
-import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Builds a node's HTTP router: edge handlers, health, metrics, the validated API, the web UI. */
+/** Builds a node's public HTTP router: edge handlers, health, the validated API, the web UI. */
 final class GatewayRouter {
   private GatewayRouter() {}
 
@@ -29,9 +29,7 @@ final class GatewayRouter {
     router.route().handler(new RequestIds()).handler(new SecurityHeaders(setup.http().behindTls()));
     router.route().handler(BodyHandler.create(false).setBodyLimit(bodyLimit));
 
-    router.get("/health/live").handler(HealthCheckHandler.createWithHealthChecks(setup.liveness()));
-    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(setup.readiness()));
-    router.get("/metrics").handler(PrometheusScrapingHandler.create(setup.metrics()));
+    mountHealth(router, setup.liveness(), setup.readiness());
 
     setup.features().forEach(feature -> feature.mount(router));
     router.route(ApiContract.BASE_PATH + "/*").subRouter(apiRouter(vertx, setup));
@@ -42,6 +40,12 @@ final class GatewayRouter {
     router.errorHandler(405, problems);
     router.errorHandler(500, problems);
     return router;
+  }
+
+  /** Health answers on the public port (for load balancers) and on the management port. */
+  static void mountHealth(Router router, HealthChecks liveness, HealthChecks readiness) {
+    router.get("/health/live").handler(HealthCheckHandler.createWithHealthChecks(liveness));
+    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
   }
 
   private static Router apiRouter(Vertx vertx, HttpSetup setup) {

@@ -3,7 +3,6 @@ package io.gpurental.gateway.platform.http;
 import io.gpurental.gateway.config.HttpConfig;
 import io.gpurental.gateway.platform.ApiContract;
 import io.gpurental.gateway.platform.Feature;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.ext.healthchecks.HealthChecks;
 import java.util.List;
 
@@ -13,5 +12,4 @@ public record HttpSetup(
     ApiContract contract,
     List<Feature> features,
     HealthChecks liveness,
-    HealthChecks readiness,
-    PrometheusMeterRegistry metrics) {}
+    HealthChecks readiness) {}

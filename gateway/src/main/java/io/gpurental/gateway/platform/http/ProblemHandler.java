@@ -1,7 +1,9 @@
 package io.gpurental.gateway.platform.http;
 
+import io.gpurental.gateway.platform.db.DatabaseOutages;
 import io.gpurental.gateway.platform.errors.Problem;
 import io.gpurental.gateway.platform.errors.Problems;
+import io.gpurental.gateway.platform.errors.ServiceUnavailable;
 import io.gpurental.gateway.platform.errors.TooManyRequests;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerResponse;
@@ -15,6 +17,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProblemHandler implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ProblemHandler.class);
+  private static final long RETRY_AFTER_SECONDS = 2;
   private final long bodyLimit;
 
   public ProblemHandler(long bodyLimit) {
@@ -24,11 +27,17 @@ public final class ProblemHandler implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     String requestId = RequestIds.of(ctx);
-    Problem problem = Problems.of(ctx.failure(), ctx.statusCode(), ctx.request().method(),
-        ctx.request().path(), bodyLimit);
-    if (problem.status() >= 500) {
-      LOG.error("{} {} failed [request {}]", ctx.request().method(), ctx.request().path(), requestId,
-          ctx.failure());
+    Throwable failure = ctx.failure();
+    boolean outage = failure != null && DatabaseOutages.isOutage(failure);
+    if (outage) {
+      // one line, no stack trace: during an outage every request says the same
+      LOG.warn("{} {} answered 503, PostgreSQL unavailable: {} [request {}]", ctx.request().method(),
+          ctx.request().path(), failure.toString(), requestId);
+      failure = new ServiceUnavailable("The database is unavailable; retry shortly.", RETRY_AFTER_SECONDS);
+    }
+    Problem problem = Problems.of(failure, ctx.statusCode(), ctx.request().method(), ctx.request().path(), bodyLimit);
+    if (problem.status() >= 500 && !outage) {
+      LOG.error("{} {} failed [request {}]", ctx.request().method(), ctx.request().path(), requestId, failure);
     }
     HttpServerResponse response = ctx.response();
     if (response.headWritten()) {

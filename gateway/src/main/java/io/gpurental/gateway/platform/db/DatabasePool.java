@@ -1,0 +1,74 @@
+package io.gpurental.gateway.platform.db;
+
+import io.gpurental.gateway.config.DbConfig;
+import io.gpurental.gateway.config.DbLimits;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.impl.SocketConnectionBase;
+import io.vertx.sqlclient.internal.Connection;
+import io.vertx.sqlclient.internal.SqlConnectionInternal;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The node's reactive PostgreSQL pool, bounded in time everywhere, so that an unreachable or
+ * frozen server fails requests within seconds instead of holding them.
+ */
+public final class DatabasePool {
+  public static final String NAME = "gateway-db";
+  /** How much longer than a statement may run a connection may stay silent before it is dropped. */
+  private static final long SILENCE_MARGIN_MS = 1_000;
+  private static final int CLEANER_PERIOD_MS = 250;
+
+  private DatabasePool() {}
+
+  public static Pool create(Vertx vertx, DbConfig db, DatabaseTarget target) {
+    DbLimits limits = db.limits();
+    long statementMs = limits.statementTimeout().toMillis();
+    PgConnectOptions connect = target.connectOptions()
+        .addProperty("statement_timeout", Long.toString(statementMs));
+    // An idle connection is retired by the pool before it has been silent for too long (below),
+    // so the pool never hands out a connection that is about to be dropped.
+    PoolOptions pool = new PoolOptions()
+        .setName(NAME)
+        .setMaxSize(db.poolSize())
+        .setMaxWaitQueueSize(limits.poolWaitQueueSize())
+        .setConnectionTimeout((int) limits.poolWaitTimeout().toMillis())
+        .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setIdleTimeout((int) statementMs)
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setPoolCleanerPeriod(CLEANER_PERIOD_MS);
+    // vertx-pg-client 5.0.7 ignores these (eclipse-vertx/vertx-sql-client#1608); until it honours
+    // them a connect that hangs is bounded for requests by the pool wait timeout
+    NetClientOptions socket = new NetClientOptions()
+        .setConnectTimeout((int) limits.connectTimeout().toMillis());
+    long silenceMs = statementMs + SILENCE_MARGIN_MS;
+    return PgBuilder.pool().with(pool).with(socket).connectingTo(connect).using(vertx)
+        .withConnectHandler(connection -> {
+          dropWhenSilent(connection, silenceMs);
+          connection.close(); // hands the new connection to the pool
+        })
+        .build();
+  }
+
+  /**
+   * A frozen server never answers, so its statement timeout never fires: a connection that reads
+   * nothing for longer than any statement may run is closed, which fails its query (503) and lets
+   * the pool replace it. Installed per connection because 5.0.7 drops the pool's socket options.
+   */
+  private static void dropWhenSilent(SqlConnection connection, long silenceMs) {
+    Connection raw = ((SqlConnectionInternal) connection).unwrap();
+    while (!(raw instanceof SocketConnectionBase) && raw.unwrap() != raw) {
+      raw = raw.unwrap();
+    }
+    if (raw instanceof SocketConnectionBase socket) {
+      socket.socket().channelHandlerContext().pipeline()
+          .addFirst("silence-limit", new IdleStateHandler(silenceMs, 0, 0, TimeUnit.MILLISECONDS));
+    }
+  }
+}

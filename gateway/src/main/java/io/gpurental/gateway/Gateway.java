@@ -74,6 +74,7 @@ public final class Gateway {
   private final HealthChecks readinessChecks;
   private final ClusterJobs jobs;
   private List<Feature> features = List.of();
+  private PrometheusMeterRegistry metrics;
 
   private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
       HazelcastClusterManager cluster, Pool pool, Readiness readiness, BuildInfo buildInfo) {
@@ -161,8 +162,9 @@ public final class Gateway {
   }
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
+    this.metrics = metrics;
     return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
-      features = features(contract);
+      features = features(contract, metrics);
       HealthChecks liveness = NodeHealth.liveness(vertx);
       HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
       int instances = config.http().effectiveInstances();
@@ -185,7 +187,7 @@ public final class Gateway {
         .mapEmpty();
   }
 
-  private List<Feature> features(ApiContract contract) {
+  private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics) {
     List<Feature> features = new ArrayList<>();
     features.add(new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance())));
@@ -194,7 +196,7 @@ public final class Gateway {
     CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
     features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
-    PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase);
+    PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase, metrics);
     Fleet instances = new NoHostAgents();
     if (config.mode() == Mode.SANDBOX) {
       SimulatedHosts hosts = new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter(),
@@ -255,6 +257,11 @@ public final class Gateway {
 
   public HazelcastClusterManager cluster() {
     return cluster;
+  }
+
+  /** This node's meters (what Prometheus scrapes). */
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
   }
 
   public BuildInfo buildInfo() {

@@ -2,6 +2,7 @@ package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.config.StripeConfig;
 import io.gpurental.gateway.platform.Feature;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -19,7 +20,7 @@ public final class PaymentsFeature implements Feature {
   private final Payments payments;
   private final StripeEventRetention eventRetention;
 
-  public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase) {
+  public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase, MeterRegistry metrics) {
     StripeGateway stripe = new StripeGateway(vertx, pool, config);
     Refunds refunds = new Refunds(pool, stripe);
     PaymentEvents events = new PaymentEvents(vertx, pool, stripe, refunds);
@@ -27,7 +28,8 @@ public final class PaymentsFeature implements Feature {
     this.cards = new SavedCards(pool, stripe, publicBase);
     this.api = new PaymentsApi(pool);
     this.payments = new Payments(pool, stripe, cards, refunds, events);
-    this.reconciler = new Reconciler(vertx, pool, stripe, events, refunds, config.reconcileLookback());
+    this.reconciler = new Reconciler(vertx, pool, stripe, events, refunds, config.reconcileLookback(),
+        metrics);
     reconciler.start(config.reconcileInterval());
     this.eventRetention = new StripeEventRetention(pool, config.reconcileLookback());
   }

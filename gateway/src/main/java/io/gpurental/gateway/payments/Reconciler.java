@@ -1,6 +1,8 @@
 package io.gpurental.gateway.payments;
 
 import com.stripe.model.Event;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -18,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Repairs what webhooks and crashes left undone, on one node at a time (a Hazelcast lock; the work
  * itself is idempotent, so a second runner does no harm): lists Stripe's recent events and applies
- * those never received, and retries refunds still pending.
+ * those never received, oldest first, each on its own (one that fails is counted in
+ * {@code gateway_reconcile_failures_total} and does not hold back the others), and retries refunds
+ * still pending.
  */
 final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
@@ -30,15 +34,20 @@ final class Reconciler {
   private final PaymentEvents events;
   private final Refunds refunds;
   private final Duration lookback;
+  private final Counter failures;
   private long timer = -1;
 
-  Reconciler(Vertx vertx, Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback) {
+  Reconciler(Vertx vertx, Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback,
+      MeterRegistry metrics) {
     this.vertx = vertx;
     this.pool = pool;
     this.stripe = stripe;
     this.events = events;
     this.refunds = refunds;
     this.lookback = lookback;
+    this.failures = Counter.builder("gateway.reconcile.failures")
+        .description("Missed Stripe events the reconciler could not apply (each retried on the next run)")
+        .register(metrics);
   }
 
   void start(Duration every) {
@@ -71,17 +80,32 @@ final class Reconciler {
             // oldest first, as they happened
             List<Event> missed = new ArrayList<>(handled.stream().filter(e -> !seen.contains(e.getId())).toList());
             Collections.reverse(missed);
-            Future<Void> chain = Future.succeededFuture();
+            Future<Void> inOrder = Future.succeededFuture();
             for (Event event : missed) {
-              chain = chain.compose(v -> events.apply(event).map(applied -> {
-                if (applied) {
-                  LOG.warn("Applied Stripe event {} ({}) that no webhook delivered", event.getId(), event.getType());
-                }
-                return null;
-              }));
+              inOrder = inOrder.compose(v -> applyAlone(event));
             }
-            return chain;
+            return inOrder;
           });
     });
+  }
+
+  /**
+   * Applies one missed event; a failure is logged and counted and never stops the events after it
+   * (the event stays unrecorded, so the next run tries it again).
+   */
+  private Future<Void> applyAlone(Event event) {
+    return Future.succeededFuture().compose(v -> events.apply(event))
+        .<Void>map(applied -> {
+          if (applied) {
+            LOG.warn("Applied Stripe event {} ({}) that no webhook delivered", event.getId(), event.getType());
+          }
+          return null;
+        })
+        .recover(failure -> {
+          failures.increment();
+          LOG.error("Could not apply the missed Stripe event {} ({}); the next run retries it: {}", event.getId(),
+              event.getType(), failure.getMessage());
+          return Future.succeededFuture();
+        });
   }
 }

@@ -23,7 +23,8 @@ import java.time.ZoneOffset;
 /**
  * More hours on the same GPUs right after a reservation's end: quoted at the offer's current
  * price, held like a new reservation (the exclusion constraint guards the same GPUs), and paid
- * like one. The reservation's end moves when the extension is paid.
+ * like one. The reservation's end moves when the extension is paid, and only if that happens
+ * before the end: an unpaid extension never keeps the window open (see {@link Scheduler}).
  */
 final class Extensions {
   private final Vertx vertx;
@@ -74,7 +75,7 @@ final class Extensions {
 
   private Future<Row> current(Principal caller, String id) {
     return repository.pool().preparedQuery("SELECT status, offer_id, gpu_count, upper(period) AS end_at,"
-            + " EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = r.id"
+            + " upper(period) <= now() AS ended, EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = r.id"
             + " AND x.status = 'pending_payment') AS pending FROM reservations r WHERE id = $1 AND account_id = $2")
         .execute(Tuple.of(id, caller.accountId()))
         .map(rows -> {
@@ -85,6 +86,11 @@ final class Extensions {
           if (!Lifecycle.PAID_AND_LIVE.contains(row.getString("status"))) {
             throw new Conflict("Only a confirmed, provisioning or running reservation can be extended; this one is "
                 + row.getString("status") + ".", new JsonObject().put("status", row.getString("status")));
+          }
+          if (row.getBoolean("ended")) {
+            throw new Conflict("This reservation's window ended at " + row.getOffsetDateTime("end_at").toInstant()
+                + "; an extension must be asked for before the end. Book a new reservation instead.",
+                new JsonObject().put("status", row.getString("status")));
           }
           if (row.getBoolean("pending")) {
             throw new Conflict("An extension of this reservation is waiting for payment; pay or let it lapse first.");

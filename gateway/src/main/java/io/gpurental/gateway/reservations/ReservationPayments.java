@@ -8,7 +8,8 @@ import io.vertx.sqlclient.Tuple;
 /**
  * What a payment does to the reservation (or extension) it paid for, inside the payment's own
  * transaction. A payment that arrives after its hold lapsed still confirms when the same GPUs are
- * free; otherwise the caller refunds it.
+ * free; otherwise the caller refunds it. An extension's payment counts only while the reservation's
+ * window is still open: paid after the end, it is refunded and the reservation stays ended.
  */
 public final class ReservationPayments {
   private ReservationPayments() {}
@@ -61,7 +62,8 @@ public final class ReservationPayments {
           String account = row.getString("account_id");
           String status = row.getString("status");
           String extensionStatus = extension.getString("status");
-          boolean live = Lifecycle.PAID_AND_LIVE.contains(status);
+          // the window ends on time: a payment for more hours that arrives after it ended buys nothing
+          boolean live = Lifecycle.PAID_AND_LIVE.contains(status) && row.getBoolean("window_open");
           Future<Boolean> held = !live ? Future.succeededFuture(false)
               : "pending_payment".equals(extensionStatus) ? Future.succeededFuture(true)
               : "expired".equals(extensionStatus) && extension.getBoolean("window_open")

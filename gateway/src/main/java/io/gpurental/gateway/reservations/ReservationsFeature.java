@@ -41,7 +41,7 @@ public final class ReservationsFeature implements Feature {
     this.live = new LiveUpdates(vertx);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
-        new HostFailures(vertx, repository, payments));
+        new HostFailures(vertx, repository, payments), payments);
     sweeper.start();
     scheduler.start(config.schedulerInterval());
   }

@@ -3,6 +3,7 @@ package io.gpurental.gateway.reservations;
 import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.fleet.InstanceEvents;
+import io.gpurental.gateway.payments.Payments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * {@code completed} and their instance is stopped. Every node ticks; a Hazelcast lock lets one
  * run at a time, and the SQL only moves rows that are due, so a second runner changes nothing.
  * Instances stuck in provisioning (a node died before the host answered) are asked for again. A
- * window is not ended while an extension of it is still held for payment.
+ * window ends on time even while an extension of it waits for payment: that extension is
+ * cancelled with the window (its GPUs released, its checkout closed), and a payment for it that
+ * still arrives is refunded (see {@link ReservationPayments}).
  */
 final class Scheduler implements InstanceEvents {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -28,16 +31,26 @@ final class Scheduler implements InstanceEvents {
       WITH due AS (
         SELECT id, status FROM reservations
         WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now()
-          AND NOT EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = reservations.id
-                          AND x.status = 'pending_payment' AND x.hold_expires_at > now())
         FOR UPDATE SKIP LOCKED),
       ended AS (
         UPDATE reservations r SET status = 'completed', updated_at = now() FROM due WHERE r.id = due.id
         RETURNING r.id, r.account_id, due.status AS was),
+      unpaid AS (
+        UPDATE reservation_extensions x SET status = 'cancelled', hold_expires_at = NULL FROM ended
+        WHERE x.reservation_id = ended.id AND x.status = 'pending_payment' RETURNING x.id),
+      released AS (
+        UPDATE reservation_gpus SET active = false WHERE extension_id IN (SELECT id FROM unpaid)),
+      closed AS (
+        UPDATE payments SET status = 'canceled', updated_at = now()
+        WHERE extension_id IN (SELECT id FROM unpaid) AND status = 'pending'
+        RETURNING reservation_id, checkout_session_id),
       logged AS (
         INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
         SELECT id, was, 'completed', 'window ended' FROM ended)
-      SELECT id, account_id, was FROM ended""";
+      SELECT id, account_id, was, array(SELECT c.checkout_session_id FROM closed c
+                                       WHERE c.reservation_id = ended.id AND c.checkout_session_id IS NOT NULL)
+                                  AS open_checkouts
+      FROM ended""";
   private static final String START = """
       WITH due AS (
         SELECT id FROM reservations
@@ -60,15 +73,17 @@ final class Scheduler implements InstanceEvents {
   private final Fleet launcher;
   private final Duration stuckAfter;
   private final HostFailures failures;
+  private final Payments payments;
   private long timer = -1;
 
   Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
-      HostFailures failures) {
+      HostFailures failures, Payments payments) {
     this.vertx = vertx;
     this.repository = repository;
     this.launcher = launcher;
     this.stuckAfter = stuckAfter;
     this.failures = failures;
+    this.payments = payments;
   }
 
   void start(Duration every) {
@@ -88,6 +103,9 @@ final class Scheduler implements InstanceEvents {
   private Future<Void> run() {
     return repository.pool().withTransaction(tx -> tx.query(END).execute()).compose(ended -> {
       ended.forEach(row -> {
+        for (String session : row.getArrayOfStrings("open_checkouts")) {
+          payments.expire(session);
+        }
         ReservationEvents.publish(vertx, row.getString("id"), row.getString("account_id"), Lifecycle.COMPLETED);
         if (!Lifecycle.CONFIRMED.equals(row.getString("was"))) {
           launcher.stop(row.getString("id"));

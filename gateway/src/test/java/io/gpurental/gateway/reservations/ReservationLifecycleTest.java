@@ -153,6 +153,36 @@ class ReservationLifecycleTest {
   }
 
   @Test
+  void anUnpaidExtensionDoesNotKeepTheWindowOpen() {
+    JsonObject created = alice.reserve("off_fra_l40s_01", 1, null, 1, "saved_card");
+    String id = created.getString("id");
+    alice.awaitStatus(id, "running");
+    HttpResponse<String> asked = alice.post("/api/v1/reservations/" + id + "/extend",
+        new JsonObject().put("hours", 2).put("payment", "checkout"));
+    assertEquals(201, asked.statusCode(), asked.body());
+    JsonObject extension = new JsonObject(asked.body()).getJsonArray("extensions").getJsonObject(0);
+    assertEquals("pending_payment", extension.getString("status"));
+
+    // an hour passes: the window (and the extension's, right after it) moves into the past, as time would
+    node.sql("UPDATE reservations SET period = tstzrange(lower(period) - interval '1 hour', upper(period)"
+        + " - interval '1 hour') WHERE id = '" + id + "'");
+    node.sql("UPDATE reservation_extensions SET period = tstzrange(lower(period) - interval '1 hour', upper(period)"
+        + " - interval '1 hour') WHERE reservation_id = '" + id + "'");
+    node.sql("UPDATE reservation_gpus SET period = tstzrange(lower(period) - interval '1 hour', upper(period)"
+        + " - interval '1 hour') WHERE reservation_id = '" + id + "'");
+    JsonObject ended = alice.awaitStatus(id, "completed");
+    assertEquals(1, ended.getInteger("hours"), "not extended: the extension was never paid");
+    assertEquals("cancelled", ended.getJsonArray("extensions").getJsonObject(0).getString("status"));
+    assertEquals(0L, count("SELECT count(*) FROM reservation_gpus WHERE active AND extension_id IS NOT NULL"
+        + " AND reservation_id = '" + id + "'"), "the extension's GPUs are free again");
+    assertEquals("canceled", node.sql("SELECT status FROM payments WHERE extension_id = '" + extension.getString("id")
+        + "'").iterator().next().getString(0));
+    HttpResponse<String> latePay = ApiClient.completeCheckout(node,
+        ApiClient.sessionOf(extension.getString("checkout_url")), "4242424242424242");
+    assertTrue(latePay.statusCode() >= 400, "its checkout is closed: " + latePay.statusCode() + " " + latePay.body());
+  }
+
+  @Test
   void extendingIsRefusedWhenTheSameGpusAreTakenAfterTheEnd() {
     Instant start = LATER.plus(Duration.ofHours(60));
     JsonObject created = alice.reserve("off_nyc_h200_01", 8, start, 2, "saved_card");

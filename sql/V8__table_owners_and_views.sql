@@ -48,30 +48,35 @@ CREATE VIEW booked_gpus_view AS
   SELECT gpu_id, period FROM reservation_gpus WHERE active;
 COMMENT ON VIEW booked_gpus_view IS 'owner: reservations; read by catalog';
 
--- Published by the catalog, read by reservations: the GPUs of each offer's host, bookable or not.
-CREATE VIEW offer_gpus_view AS
-  SELECT o.id AS offer_id, h.id AS host_id, h.status AS host_status, g.id AS gpu_id, g.idx
-  FROM offers o JOIN hosts h ON h.id = o.host_id JOIN gpus g ON g.host_id = h.id;
-COMMENT ON VIEW offer_gpus_view IS 'owner: catalog; read by reservations';
+-- Published by the catalog, read by reservations: each host's GPUs with the host's status, and
+-- the host of each offer.
+CREATE VIEW host_gpus_view AS
+  SELECT g.host_id, h.status AS host_status, g.id AS gpu_id, g.idx
+  FROM gpus g JOIN hosts h ON h.id = g.host_id;
+COMMENT ON VIEW host_gpus_view IS 'owner: catalog; read by reservations';
+
+CREATE VIEW offer_hosts_view AS
+  SELECT id AS offer_id, host_id FROM offers;
+COMMENT ON VIEW offer_hosts_view IS 'owner: catalog; read by reservations';
 
 -- Published by reservations, read by payments: what a reservation or an extension costs, as locked
 -- when it was made (the ledger splits a charge into these items).
 CREATE VIEW payable_prices_view AS
-  SELECT id AS reservation_id, NULL::text AS extension_id, price, currency FROM reservations
+  SELECT id AS reservation_id, NULL::text AS extension_id, price, currency, payment_method FROM reservations
   UNION ALL
-  SELECT reservation_id, id, price, currency FROM reservation_extensions;
+  SELECT reservation_id, id, price, currency, payment_method FROM reservation_extensions;
 COMMENT ON VIEW payable_prices_view IS 'owner: reservations; read by payments';
 
 -- Published by payments, read by reservations: the payments made for each reservation and
 -- extension, and their refunds.
 CREATE VIEW reservation_payments_view AS
-  SELECT id AS payment_id, reservation_id, extension_id, status, checkout_url, amount, amount_refunded, currency,
-         failure_code, failure_message, created_at
+  SELECT id AS payment_id, reservation_id, extension_id, account_id, status, checkout_url, amount, amount_refunded,
+         currency, failure_code, failure_message, created_at
   FROM payments;
 COMMENT ON VIEW reservation_payments_view IS 'owner: payments; read by reservations';
 
 CREATE VIEW reservation_refunds_view AS
-  SELECT f.id AS refund_id, p.reservation_id, f.payment_id, f.amount, f.currency, f.reason, f.status, f.created_at
+  SELECT f.id, p.reservation_id, f.payment_id, f.amount, f.currency, f.reason, f.status, f.created_at
   FROM refunds f JOIN payments p ON p.id = f.payment_id;
 COMMENT ON VIEW reservation_refunds_view IS 'owner: payments; read by reservations';
 

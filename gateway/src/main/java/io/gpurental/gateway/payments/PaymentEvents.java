@@ -4,10 +4,7 @@ import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.StripeObject;
 import com.stripe.model.checkout.Session;
-import io.gpurental.gateway.catalog.CatalogChanges;
-import io.gpurental.gateway.reservations.ReservationEvents;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -22,16 +19,18 @@ import java.util.Set;
 final class PaymentEvents {
   static final Set<String> HANDLED = Set.of("checkout.session.completed", "checkout.session.expired",
       "payment_intent.succeeded", "payment_intent.payment_failed");
-  private final Vertx vertx;
   private final Pool pool;
   private final StripeGateway stripe;
   private final Refunds refunds;
+  private final PaymentRecords records;
+  private final PaymentOutcomes outcomes;
 
-  PaymentEvents(Vertx vertx, Pool pool, StripeGateway stripe, Refunds refunds) {
-    this.vertx = vertx;
+  PaymentEvents(Pool pool, StripeGateway stripe, Refunds refunds, PaymentRecords records, PaymentOutcomes outcomes) {
     this.pool = pool;
     this.stripe = stripe;
     this.refunds = refunds;
+    this.records = records;
+    this.outcomes = outcomes;
   }
 
   /** Applies the event unless it was before; true when this call applied it. */
@@ -73,7 +72,7 @@ final class PaymentEvents {
     if (object instanceof Session session) {
       if ("checkout.session.completed".equals(type) && "paid".equals(session.getPaymentStatus())) {
         String paymentId = session.getMetadata() == null ? null : session.getMetadata().get("payment_id");
-        return PaymentRecords.succeeded(tx, paymentId, session.getId(),
+        return records.succeeded(tx, paymentId, session.getId(),
             session.getPaymentIntent(), "paid by card (Stripe Checkout)");
       }
       if ("checkout.session.expired".equals(type)) {
@@ -86,7 +85,7 @@ final class PaymentEvents {
         && intent.getMetadata().get("payment_id") != null) {
       String paymentId = intent.getMetadata().get("payment_id");
       if ("payment_intent.succeeded".equals(type)) {
-        return PaymentRecords.succeeded(tx, paymentId, null, intent.getId(), "paid by card");
+        return records.succeeded(tx, paymentId, null, intent.getId(), "paid by card");
       }
       if ("payment_intent.payment_failed".equals(type) && intent.getLastPaymentError() != null) {
         // the renter may still pay at the checkout page: note the reason, keep the payment pending
@@ -100,12 +99,10 @@ final class PaymentEvents {
     return Future.succeededFuture(PaymentRecords.Applied.NOTHING);
   }
 
-  /** After commit: live updates, the catalog's free counts, and any refund decided. */
+  /** After commit: what was paid for is told (live updates, free counts), and any refund decided runs. */
   void announce(PaymentRecords.Applied applied) {
     if (applied.paid() != null) {
-      ReservationEvents.publish(vertx, applied.paid().reservationId(), applied.paid().accountId(),
-          applied.paid().status());
-      CatalogChanges.publish(vertx, "reservation paid");
+      outcomes.announce(applied.paid());
     }
     if (!applied.refunds().isEmpty()) {
       refunds.executeAll(applied.refunds());

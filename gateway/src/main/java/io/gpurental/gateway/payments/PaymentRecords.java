@@ -1,6 +1,5 @@
 package io.gpurental.gateway.payments;
 
-import io.gpurental.gateway.reservations.ReservationPayments;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
@@ -17,11 +16,14 @@ import org.slf4j.LoggerFactory;
  */
 final class PaymentRecords {
   private static final Logger LOG = LoggerFactory.getLogger(PaymentRecords.class);
+  private final PaymentOutcomes outcomes;
 
-  private PaymentRecords() {}
+  PaymentRecords(PaymentOutcomes outcomes) {
+    this.outcomes = outcomes;
+  }
 
   /** What one report of success did: nothing (already applied), or its effects to announce after commit. */
-  record Applied(ReservationPayments.Paid paid, List<String> refunds) {
+  record Applied(PaymentOutcomes.Paid paid, List<String> refunds) {
     static final Applied NOTHING = new Applied(null, List.of());
   }
 
@@ -31,17 +33,16 @@ final class PaymentRecords {
    * accepted too: the money is recorded, and refunded when what it paid for is gone. The
    * reservation is locked before the payment, in the same order as cancelling does.
    */
-  static Future<Applied> succeeded(SqlConnection tx, String paymentId, String checkoutSessionId, String paymentIntentId,
+  Future<Applied> succeeded(SqlConnection tx, String paymentId, String checkoutSessionId, String paymentIntentId,
       String cause) {
     return tx.preparedQuery("SELECT reservation_id FROM payments WHERE id = $1 OR checkout_session_id = $2")
         .execute(Tuple.of(paymentId, checkoutSessionId))
         .compose(found -> found.size() == 0 ? Future.succeededFuture(Applied.NOTHING)
-            : tx.preparedQuery("SELECT id FROM reservations WHERE id = $1 FOR UPDATE")
-                .execute(Tuple.of(found.iterator().next().getString(0)))
+            : outcomes.lock(tx, found.iterator().next().getString(0))
                 .compose(locked -> markSucceeded(tx, paymentId, checkoutSessionId, paymentIntentId, cause)));
   }
 
-  private static Future<Applied> markSucceeded(SqlConnection tx, String paymentId, String checkoutSessionId,
+  private Future<Applied> markSucceeded(SqlConnection tx, String paymentId, String checkoutSessionId,
       String paymentIntentId, String cause) {
     return tx.preparedQuery("UPDATE payments SET status = 'succeeded', payment_intent_id = $3, failure_code = NULL,"
             + " failure_message = NULL, updated_at = now() WHERE (id = $1 OR checkout_session_id = $2)"
@@ -57,29 +58,28 @@ final class PaymentRecords {
           return priceOf(tx, reservationId, extensionId)
               .compose(price -> Ledger.recordCharge(tx, paymentIntentId, price.getJsonObject("price"),
                   price.getString("currency")))
-              .compose(v -> ReservationPayments.paid(tx, reservationId, extensionId, cause))
+              .compose(v -> outcomes.paid(tx, reservationId, extensionId, cause))
               .compose(paid -> paid.confirmed() ? Future.succeededFuture(new Applied(paid, List.of()))
                   : refundLate(tx, payment.getString("id"), paid));
         });
   }
 
-  private static Future<Applied> refundLate(SqlConnection tx, String paymentId, ReservationPayments.Paid paid) {
+  private static Future<Applied> refundLate(SqlConnection tx, String paymentId, PaymentOutcomes.Paid paid) {
     LOG.warn("Payment {} arrived for {} (now {}) whose GPUs are no longer held; refunding it in full", paymentId,
         paid.reservationId(), paid.status());
     return Refunds.wholePayment(tx, paymentId, "late_payment").map(ids -> new Applied(paid, ids));
   }
 
   /** A final decline: the payment failed, with Stripe's codes. */
-  static Future<Boolean> failed(SqlConnection tx, String paymentId, String code, String message) {
+  Future<Boolean> failed(SqlConnection tx, String paymentId, String code, String message) {
     return tx.preparedQuery("UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3,"
             + " updated_at = now() WHERE id = $1 AND status = 'pending' RETURNING id")
         .execute(Tuple.of(paymentId, code, message)).map(rows -> rows.size() > 0);
   }
 
   private static Future<JsonObject> priceOf(SqlConnection tx, String reservationId, String extensionId) {
-    String sql = extensionId == null ? "SELECT price, currency FROM reservations WHERE id = $1"
-        : "SELECT price, currency FROM reservation_extensions WHERE id = $1";
-    return tx.preparedQuery(sql).execute(Tuple.of(extensionId == null ? reservationId : extensionId))
+    return tx.preparedQuery("SELECT price, currency FROM payable_prices_view WHERE reservation_id = $1"
+            + " AND extension_id IS NOT DISTINCT FROM $2").execute(Tuple.of(reservationId, extensionId))
         .map(rows -> {
           Row row = rows.iterator().next();
           return new JsonObject().put("price", row.getJsonObject("price")).put("currency", row.getString("currency"));

@@ -1,11 +1,11 @@
 package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.platform.errors.Invalid;
-import io.gpurental.gateway.reservations.ReservationPayments;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
@@ -20,13 +20,23 @@ public final class Payments {
   private final SavedCards cards;
   private final Refunds refunds;
   private final PaymentEvents events;
+  private final PaymentRecords records;
+  private final RegisteredOutcomes outcomes;
 
-  Payments(Pool pool, StripeGateway stripe, SavedCards cards, Refunds refunds, PaymentEvents events) {
+  Payments(Pool pool, StripeGateway stripe, SavedCards cards, Refunds refunds, PaymentEvents events,
+      PaymentRecords records, RegisteredOutcomes outcomes) {
     this.pool = pool;
     this.stripe = stripe;
     this.cards = cards;
     this.refunds = refunds;
     this.events = events;
+    this.records = records;
+    this.outcomes = outcomes;
+  }
+
+  /** Where payments report what they did to what they paid for (reservations registers at boot). */
+  public void reportTo(PaymentOutcomes outcomes) {
+    this.outcomes.register(outcomes);
   }
 
   /**
@@ -107,6 +117,34 @@ public final class Payments {
             charge.amount(), charge.currency()})).mapEmpty();
   }
 
+  /**
+   * Gives up the pending payments of a reservation, in the caller's transaction (a cancel); the
+   * checkout sessions among them, to {@link #expire} after commit.
+   */
+  public static Future<List<String>> cancelPending(SqlConnection tx, String reservationId) {
+    return openCheckouts(tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
+        + " WHERE reservation_id = $1 AND status = 'pending' RETURNING checkout_session_id").execute(Tuple.of(reservationId)));
+  }
+
+  /** The same for the pending payments of these extensions only (they lapsed with their window). */
+  public static Future<List<String>> cancelPendingExtensions(SqlConnection tx, List<String> extensionIds) {
+    return openCheckouts(tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
+            + " WHERE extension_id = ANY($1) AND status = 'pending' RETURNING checkout_session_id")
+        .execute(Tuple.of(extensionIds.toArray(new String[0]))));
+  }
+
+  private static Future<List<String>> openCheckouts(Future<RowSet<Row>> cancelled) {
+    return cancelled.map(rows -> {
+      List<String> sessions = new java.util.ArrayList<>();
+      rows.forEach(row -> {
+        if (row.getString(0) != null) {
+          sessions.add(row.getString(0));
+        }
+      });
+      return sessions;
+    });
+  }
+
   /** How charging the saved card ended. */
   public record SavedCardResult(Outcome outcome, String code, String declineCode, String message) {
     public enum Outcome { PAID, PROCESSING, DECLINED, NEEDS_AUTHENTICATION, NOT_PENDING }
@@ -138,7 +176,7 @@ public final class Payments {
   private Future<SavedCardResult> settle(Row payment, StripeGateway.OffSessionCharge charge) {
     String paymentId = payment.getString("id");
     if (charge instanceof StripeGateway.OffSessionCharge.Paid paid) {
-      return pool.withTransaction(tx -> PaymentRecords.succeeded(tx, paymentId, null, paid.paymentIntentId(),
+      return pool.withTransaction(tx -> records.succeeded(tx, paymentId, null, paid.paymentIntentId(),
               "paid with the saved card"))
           .map(applied -> {
             events.announce(applied);
@@ -155,15 +193,15 @@ public final class Payments {
           declined.declineCode(), declined.message());
     }
     String message = ((StripeGateway.OffSessionCharge.NeedsAuthentication) charge).message();
-    return pool.withTransaction(tx -> PaymentRecords.failed(tx, paymentId, "authentication_required", message))
+    return pool.withTransaction(tx -> records.failed(tx, paymentId, "authentication_required", message))
         .map(v -> new SavedCardResult(SavedCardResult.Outcome.NEEDS_AUTHENTICATION, "authentication_required", null,
             message));
   }
 
   private Future<SavedCardResult> settleDeclined(Row payment, String code, String declineCode, String message) {
     String cause = "card declined (" + (declineCode != null ? declineCode : code) + "); hold released";
-    return pool.withTransaction(tx -> PaymentRecords.failed(tx, payment.getString("id"), code, message)
-            .compose(v -> ReservationPayments.unpaid(tx, payment.getString("reservation_id"),
+    return pool.withTransaction(tx -> records.failed(tx, payment.getString("id"), code, message)
+            .compose(v -> outcomes.unpaid(tx, payment.getString("reservation_id"),
                 payment.getString("extension_id"), cause)))
         .map(v -> new SavedCardResult(SavedCardResult.Outcome.DECLINED, code, declineCode, message));
   }

@@ -18,11 +18,11 @@ import java.util.Optional;
 final class PaymentsApi {
   private static final int DEFAULT_LIMIT = 20;
   private static final String LIST = """
-      SELECT p.*, coalesce(x.price, r.price) AS receipt, r.payment_method,
+      SELECT p.*, v.price AS receipt, v.payment_method,
              coalesce((SELECT json_agg(%s ORDER BY f.created_at)
                        FROM refunds f WHERE f.payment_id = p.id), '[]') AS refunds
-      FROM payments p JOIN reservations r ON r.id = p.reservation_id
-      LEFT JOIN reservation_extensions x ON x.id = p.extension_id
+      FROM payments p JOIN payable_prices_view v
+        ON v.reservation_id = p.reservation_id AND v.extension_id IS NOT DISTINCT FROM p.extension_id
       WHERE ($2 OR p.account_id = $1) AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3, $4))
       ORDER BY p.created_at DESC, p.id DESC LIMIT $5""".formatted(Refunds.AS_JSON);
   private final Pool pool;

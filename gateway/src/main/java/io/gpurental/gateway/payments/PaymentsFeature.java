@@ -23,11 +23,13 @@ public final class PaymentsFeature implements Feature {
   public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase, MeterRegistry metrics) {
     StripeGateway stripe = new StripeGateway(vertx, pool, config);
     Refunds refunds = new Refunds(pool, stripe);
-    PaymentEvents events = new PaymentEvents(vertx, pool, stripe, refunds);
+    RegisteredOutcomes outcomes = new RegisteredOutcomes();
+    PaymentRecords records = new PaymentRecords(outcomes);
+    PaymentEvents events = new PaymentEvents(pool, stripe, refunds, records, outcomes);
     this.webhooks = new StripeWebhooks(events, config.webhookSecret());
     this.cards = new SavedCards(pool, stripe, publicBase);
     this.api = new PaymentsApi(pool);
-    this.payments = new Payments(pool, stripe, cards, refunds, events);
+    this.payments = new Payments(pool, stripe, cards, refunds, events, records, outcomes);
     this.reconciler = new Reconciler(vertx, pool, stripe, events, refunds, config.reconcileLookback(),
         metrics);
     reconciler.start(config.reconcileInterval());

@@ -56,18 +56,9 @@ final class Cancellations {
           return ReservationRepository.transition(tx, id, status, Lifecycle.CANCELLED, cause, true)
               .compose(v -> tx.preparedQuery("UPDATE reservation_extensions SET status = 'cancelled',"
                   + " hold_expires_at = NULL WHERE reservation_id = $1 AND status = 'pending_payment'").execute(Tuple.of(id)))
-              .compose(v -> tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
-                  + " WHERE reservation_id = $1 AND status = 'pending' RETURNING checkout_session_id").execute(Tuple.of(id)))
-              .compose(open -> {
-                List<String> sessions = new ArrayList<>();
-                open.forEach(r -> {
-                  if (r.getString(0) != null) {
-                    sessions.add(r.getString(0));
-                  }
-                });
-                return Payments.refundReservation(tx, id, refund.amount(), "cancellation")
-                    .map(ids -> new Cancelled(row.getString("account_id"), status, ids, sessions));
-              });
+              .compose(v -> Payments.cancelPending(tx, id))
+              .compose(sessions -> Payments.refundReservation(tx, id, refund.amount(), "cancellation")
+                  .map(ids -> new Cancelled(row.getString("account_id"), status, ids, sessions)));
         })))
         .compose(done -> {
           done.openCheckouts().forEach(payments::expire);

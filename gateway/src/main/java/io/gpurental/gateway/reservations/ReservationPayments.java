@@ -1,6 +1,9 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.payments.PaymentOutcomes;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -11,19 +14,34 @@ import io.vertx.sqlclient.Tuple;
  * free; otherwise the caller refunds it. An extension's payment counts only while the reservation's
  * window is still open: paid after the end, it is refunded and the reservation stays ended.
  */
-public final class ReservationPayments {
-  private ReservationPayments() {}
+final class ReservationPayments implements PaymentOutcomes {
+  private final Vertx vertx;
 
-  /** {@code confirmed}: the payment bought what it was for; false means it must be refunded. */
-  public record Paid(boolean confirmed, String accountId, String reservationId, String status) {}
+  ReservationPayments(Vertx vertx) {
+    this.vertx = vertx;
+  }
 
-  public static Future<Paid> paid(SqlConnection tx, String reservationId, String extensionId, String cause) {
+  @Override
+  public Future<Void> lock(SqlConnection tx, String reservationId) {
+    return tx.preparedQuery("SELECT id FROM reservations WHERE id = $1 FOR UPDATE").execute(Tuple.of(reservationId))
+        .mapEmpty();
+  }
+
+  @Override
+  public void announce(Paid paid) {
+    ReservationEvents.publish(vertx, paid.reservationId(), paid.accountId(), paid.status());
+    CatalogChanges.publish(vertx, "reservation paid");
+  }
+
+  @Override
+  public Future<Paid> paid(SqlConnection tx, String reservationId, String extensionId, String cause) {
     return extensionId == null ? reservationPaid(tx, reservationId, cause)
         : extensionPaid(tx, reservationId, extensionId, cause);
   }
 
   /** A payment that failed for good: an unpaid hold is released at once. */
-  public static Future<Void> unpaid(SqlConnection tx, String reservationId, String extensionId, String cause) {
+  @Override
+  public Future<Void> unpaid(SqlConnection tx, String reservationId, String extensionId, String cause) {
     if (extensionId != null) {
       return tx.preparedQuery("UPDATE reservation_extensions SET status = 'cancelled', hold_expires_at = NULL"
               + " WHERE id = $1 AND status = 'pending_payment' RETURNING id").execute(Tuple.of(extensionId))

@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -16,16 +17,16 @@ import java.util.Optional;
 /** Reservations, their GPUs and their event history in PostgreSQL. */
 public final class ReservationRepository {
   static final String FREE_GPUS = """
-      SELECT g.id FROM gpus g JOIN hosts h ON h.id = g.host_id
-      WHERE g.host_id = $1 AND h.status = 'active' AND NOT EXISTS (
-        SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active AND r.period && tstzrange($2, $3))
+      SELECT g.gpu_id FROM host_gpus_view g
+      WHERE g.host_id = $1 AND g.host_status = 'active' AND NOT EXISTS (
+        SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.gpu_id AND r.active AND r.period && tstzrange($2, $3))
       ORDER BY g.idx LIMIT $4""";
   /** The first start, hour by hour after $2 (up to 14 days), when $3 GPUs are free for $4 hours. */
   private static final String NEXT_FREE_START = """
       SELECT $2::timestamptz + k * interval '1 hour' AS start FROM generate_series(1, 336) AS k
-      WHERE (SELECT count(*) FROM gpus g JOIN hosts h ON h.id = g.host_id
-             WHERE g.host_id = $1 AND h.status = 'active' AND NOT EXISTS (
-               SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active
+      WHERE (SELECT count(*) FROM host_gpus_view g
+             WHERE g.host_id = $1 AND g.host_status = 'active' AND NOT EXISTS (
+               SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.gpu_id AND r.active
                  AND r.period && tstzrange($2::timestamptz + k * interval '1 hour',
                                            $2::timestamptz + (k + $4::integer) * interval '1 hour'))) >= $3
       ORDER BY k LIMIT 1""";
@@ -40,39 +41,32 @@ public final class ReservationRepository {
       INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ($1, $2, $3, $4)""";
   private static final String SELECT = """
       SELECT r.*, lower(r.period) AS start_at, upper(r.period) AS end_at,
-             array(SELECT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
+             array(SELECT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.extension_id IS NULL ORDER BY g.idx) AS gpu_indexes,
              coalesce((SELECT json_agg(json_build_object('at', e.at, 'from', e.from_status, 'to', e.to_status,
                          'cause', e.cause) ORDER BY e.id) FROM reservation_events e WHERE e.reservation_id = r.id),
                       '[]') AS events,
-             (SELECT json_build_object('id', p.id, 'status', p.status, 'checkout_url', p.checkout_url,
+             (SELECT json_build_object('id', p.payment_id, 'status', p.status, 'checkout_url', p.checkout_url,
                                        'amount', p.amount, 'amount_refunded', p.amount_refunded,
                                        'failure_message', p.failure_message)
-              FROM payments p WHERE p.reservation_id = r.id AND p.extension_id IS NULL
-              ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS payment,
-             (SELECT coalesce(sum(p.amount), 0) FROM payments p
+              FROM reservation_payments_view p WHERE p.reservation_id = r.id AND p.extension_id IS NULL
+              ORDER BY p.created_at DESC, p.payment_id DESC LIMIT 1) AS payment,
+             (SELECT coalesce(sum(p.amount), 0) FROM reservation_payments_view p
               WHERE p.reservation_id = r.id AND p.status IN ('succeeded', 'refunded')) AS amount_captured,
              coalesce((SELECT json_agg(%s ORDER BY f.created_at)
-                       FROM refunds f JOIN payments p ON p.id = f.payment_id WHERE p.reservation_id = r.id), '[]') AS refunds,
+                       FROM reservation_refunds_view f WHERE f.reservation_id = r.id), '[]') AS refunds,
              coalesce((SELECT json_agg(json_build_object('id', x.id, 'hours', x.hours, 'start', lower(x.period),
                          'end', upper(x.period), 'status', x.status, 'hold_expires_at', x.hold_expires_at,
                          'amount', x.total_amount, 'currency', x.currency,
-                         'checkout_url', (SELECT p.checkout_url FROM payments p WHERE p.extension_id = x.id
+                         'checkout_url', (SELECT p.checkout_url FROM reservation_payments_view p WHERE p.extension_id = x.id
                                           AND p.status = 'pending' ORDER BY p.created_at DESC LIMIT 1))
                          ORDER BY x.created_at) FROM reservation_extensions x WHERE x.reservation_id = r.id), '[]')
                AS extensions
       FROM reservations r""".formatted(Refunds.AS_JSON);
-  /** Releases lapsed holds: correctness comes from this statement, whoever runs it, however often. */
-  private static final String EXPIRE_HOLDS = """
-      WITH lapsed AS (
-        UPDATE reservations SET status = 'expired', updated_at = now()
-        WHERE status = 'pending_payment' AND hold_expires_at < now() RETURNING id),
-      released AS (
-        UPDATE reservation_gpus SET active = false WHERE reservation_id IN (SELECT id FROM lapsed) RETURNING 1),
-      logged AS (
-        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
-        SELECT id, 'pending_payment', 'expired', 'hold lapsed unpaid' FROM lapsed RETURNING reservation_id)
-      SELECT r.id, r.account_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM logged)""";
+  /** Lapsed holds, locked; each is expired through the state machine. */
+  private static final String LAPSED_HOLDS = """
+      SELECT id, status, account_id FROM reservations
+      WHERE status = 'pending_payment' AND hold_expires_at < now() FOR UPDATE SKIP LOCKED""";
 
   /** Lapsed unpaid extensions: their GPU hours after the end are released. */
   private static final String EXPIRE_EXTENSIONS = """
@@ -113,6 +107,19 @@ public final class ReservationRepository {
       rows.forEach(row -> ids.add(row.getString(0)));
       return ids;
     });
+  }
+
+  /** The host an offer's GPUs are on. */
+  Future<String> hostOf(String offerId) {
+    return pool.preparedQuery("SELECT host_id FROM offer_hosts_view WHERE offer_id = $1").execute(Tuple.of(offerId))
+        .map(rows -> rows.iterator().next().getString(0));
+  }
+
+  /** The text of one of the account's saved SSH keys. */
+  Future<Optional<String>> savedSshKey(String keyId, String accountId) {
+    return pool.preparedQuery("SELECT public_key FROM ssh_keys WHERE id = $1 AND account_id = $2")
+        .execute(Tuple.of(keyId, accountId))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
   }
 
   Future<Optional<OffsetDateTime>> nextFreeStart(String hostId, OffsetDateTime start, int count, int hours) {
@@ -176,9 +183,9 @@ public final class ReservationRepository {
    * reservation, so a payment committed meanwhile is seen.
    */
   static Future<Long> amountKept(SqlClient tx, String id) {
-    return tx.preparedQuery("SELECT coalesce(sum(p.amount), 0) - coalesce((SELECT sum(f.amount) FROM refunds f"
-            + " JOIN payments q ON q.id = f.payment_id WHERE q.reservation_id = $1 AND f.status <> 'failed'), 0)"
-            + " FROM payments p WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')")
+    return tx.preparedQuery("SELECT coalesce(sum(p.amount), 0) - coalesce((SELECT sum(f.amount)"
+            + " FROM reservation_refunds_view f WHERE f.reservation_id = $1 AND f.status <> 'failed'), 0)"
+            + " FROM reservation_payments_view p WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')")
         .execute(Tuple.of(id)).map(rows -> rows.iterator().next().getLong(0));
   }
 
@@ -189,12 +196,39 @@ public final class ReservationRepository {
 
   /** Expires every lapsed hold (reservations and extensions); returns (reservation id, account id) of each. */
   Future<List<String[]>> expireHolds() {
-    return pool.withTransaction(tx -> tx.query(EXPIRE_HOLDS).execute()
+    return pool.withTransaction(tx -> transitionAll(tx, LAPSED_HOLDS, Tuple.tuple(), Lifecycle.EXPIRED,
+            "hold lapsed unpaid", true)
         .compose(reservations -> tx.query(EXPIRE_EXTENSIONS).execute().map(extensions -> {
           List<String[]> expired = new ArrayList<>();
-          reservations.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
+          reservations.forEach(moved -> expired.add(new String[] {moved.id(), moved.accountId()}));
           extensions.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
           return expired;
         })));
+  }
+
+  /** A reservation a batch moved: from which status, and whose it is. */
+  record Moved(String id, String accountId, String from) {}
+
+  /**
+   * Moves each reservation {@code due} selects ({@code id, status, account_id}, locked) to
+   * {@code to} through the state machine, one after another in the caller's transaction.
+   */
+  static Future<List<Moved>> transitionAll(SqlConnection tx, String due, Tuple params, String to, String cause,
+      boolean release) {
+    return tx.preparedQuery(due).execute(params).compose(rows -> {
+      List<Moved> moved = new ArrayList<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (Row row : rows) {
+        Moved candidate = new Moved(row.getString("id"), row.getString("account_id"), row.getString("status"));
+        chain = chain.compose(v -> transition(tx, candidate.id(), candidate.from(), to, cause, release)
+            .map(done -> {
+              if (done) {
+                moved.add(candidate);
+              }
+              return null;
+            }));
+      }
+      return chain.map(moved);
+    });
   }
 }

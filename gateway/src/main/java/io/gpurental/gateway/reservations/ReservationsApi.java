@@ -18,7 +18,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
-import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Optional;
 
@@ -70,16 +69,15 @@ final class ReservationsApi {
     String key = idempotencyKey(ctx, caller);
     // the request as identified for idempotency: route and body
     String request = "POST /reservations\n" + body.encode();
-    String instance = ctx.request().path();
     keys.earlier(caller.accountId(), key, request)
-        .compose(earlier -> earlier == null ? fresh(caller, body, key, request, instance)
-            : resume(earlier, caller, key, instance))
+        .compose(earlier -> earlier == null ? fresh(ctx, caller, body, key, request)
+            : resume(ctx, earlier, caller, key))
         .onSuccess(outcome -> respond(ctx, caller, outcome))
         .onFailure(ctx::fail);
   }
 
-  private Future<IdempotencyKeys.Outcome> fresh(Principal caller, JsonObject body, String key, String request,
-      String instance) {
+  private Future<IdempotencyKeys.Outcome> fresh(RoutingContext ctx, Principal caller, JsonObject body, String key,
+      String request) {
     String id = Ids.newId("rsv");
     String method = body.getString("payment");
     return sshKey(caller, body)
@@ -97,9 +95,9 @@ final class ReservationsApi {
                 }
               })
               .compose(outcome -> outcome.resumePaymentId() != null
-                  ? savedCard.finish(outcome.resumePaymentId(), caller.accountId(), key, instance)
+                  ? savedCard.finish(ctx, outcome.resumePaymentId(), caller.accountId(), key)
                   : "saved_card".equals(method) && !outcome.replayed()
-                      ? savedCard.finish(charge.paymentId(), caller.accountId(), key, instance)
+                      ? savedCard.finish(ctx, charge.paymentId(), caller.accountId(), key)
                       : Future.succeededFuture(outcome)));
         })));
   }
@@ -149,7 +147,6 @@ final class ReservationsApi {
     String id = ctx.pathParam("reservation_id");
     String key = idempotencyKey(ctx, caller);
     String request = "POST /reservations/" + id + "/extend\n" + body.encode();
-    String instance = ctx.request().path();
     int hours = body.getInteger("hours");
     if (hours > maxHours) {
       throw new Invalid("hours must be between 1 and " + maxHours, List.of(new Invalid.FieldError("#/hours",
@@ -158,20 +155,20 @@ final class ReservationsApi {
     keys.earlier(caller.accountId(), key, request)
         .compose(earlier -> earlier == null
             ? extensions.extend(caller, id, hours, body.getString("payment"), key, request).compose(held ->
-                held.replay() != null ? resume(held.replay(), caller, key, instance)
+                held.replay() != null ? resume(ctx, held.replay(), caller, key)
                     : "saved_card".equals(body.getString("payment"))
-                        ? savedCard.finish(held.paymentId(), caller.accountId(), key, instance)
+                        ? savedCard.finish(ctx, held.paymentId(), caller.accountId(), key)
                         : Future.succeededFuture(IdempotencyKeys.Outcome.fresh(201, held.reservation().encode())))
-            : resume(earlier, caller, key, instance))
+            : resume(ctx, earlier, caller, key))
         .onSuccess(outcome -> respond(ctx, caller, outcome))
         .onFailure(ctx::fail);
   }
 
   /** A stored answer, or the saved-card charge an earlier request with this key left unfinished. */
-  private Future<IdempotencyKeys.Outcome> resume(IdempotencyKeys.Outcome earlier, Principal caller, String key,
-      String instance) {
-    return earlier.resumePaymentId() != null ? savedCard.finish(earlier.resumePaymentId(), caller.accountId(), key,
-        instance) : Future.succeededFuture(earlier);
+  private Future<IdempotencyKeys.Outcome> resume(RoutingContext ctx, IdempotencyKeys.Outcome earlier,
+      Principal caller, String key) {
+    return earlier.resumePaymentId() != null ? savedCard.finish(ctx, earlier.resumePaymentId(), caller.accountId(), key)
+        : Future.succeededFuture(earlier);
   }
 
   private static String idempotencyKey(RoutingContext ctx, Principal caller) {
@@ -207,19 +204,13 @@ final class ReservationsApi {
     if (pasted != null) {
       return Future.succeededFuture(SshPublicKey.parse(pasted, "#/ssh_public_key"));
     }
-    return repository.pool().preparedQuery("SELECT public_key FROM ssh_keys WHERE id = $1 AND account_id = $2")
-        .execute(Tuple.of(keyId, caller.accountId())).map(rows -> {
-          if (rows.size() == 0) {
-            throw new Invalid("You have no SSH key " + keyId + ".",
-                List.of(new Invalid.FieldError("#/ssh_key_id", "unknown key")));
-          }
-          return SshPublicKey.parse(rows.iterator().next().getString(0), "#/ssh_key_id");
-        });
+    return repository.savedSshKey(keyId, caller.accountId()).map(found -> SshPublicKey.parse(found.orElseThrow(() ->
+        new Invalid("You have no SSH key " + keyId + ".", List.of(new Invalid.FieldError("#/ssh_key_id", "unknown key")))),
+        "#/ssh_key_id"));
   }
 
   private Future<String> hostOf(Quote quote) {
-    return repository.pool().preparedQuery("SELECT host_id FROM offers WHERE id = $1").execute(Tuple.of(quote.offerId()))
-        .map(rows -> rows.iterator().next().getString(0));
+    return repository.hostOf(quote.offerId());
   }
 
   private void list(RoutingContext ctx) {

@@ -32,6 +32,7 @@ public final class ReservationsFeature implements Feature {
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, QuotesApi quoting, ReservationConfig config,
       int maxHours, Payments payments, Fleet instances, String publicBase) {
     ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
+    payments.reportTo(new ReservationPayments(vertx));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
     Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,

@@ -3,10 +3,13 @@ package io.gpurental.gateway.reservations;
 import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Ids;
-import io.gpurental.gateway.platform.errors.Problem;
+import io.gpurental.gateway.platform.errors.Conflict;
+import io.gpurental.gateway.platform.errors.PaymentRequired;
+import io.gpurental.gateway.platform.http.ProblemRecorder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 
@@ -15,7 +18,8 @@ import io.vertx.sqlclient.Tuple;
  * however often this runs for the same payment), then answers from what the database says — the
  * confirmed reservation (201); a decline (402 with Stripe's codes; the hold is released); or, when
  * the bank wants the renter to authenticate, a checkout to pay the still-held GPUs in a browser
- * (402 with {@code checkout_url}). The answer is stored under the Idempotency-Key.
+ * (402 with {@code checkout_url}). A 201 is stored under the Idempotency-Key here; a 402 or 409
+ * fails the request with its domain exception, and the error path stores what it renders.
  */
 final class SavedCardStep {
   private final Vertx vertx;
@@ -30,18 +34,20 @@ final class SavedCardStep {
     this.publicBase = publicBase;
   }
 
-  Future<IdempotencyKeys.Outcome> finish(String paymentId, String accountId, String key, String instance) {
+  Future<IdempotencyKeys.Outcome> finish(RoutingContext ctx, String paymentId, String accountId, String key) {
+    ProblemRecorder.attach(ctx, (status, body) -> IdempotencyKeys.store(repository.pool(), accountId, key, status, body));
     return payments.chargeSavedCard(paymentId)
         .compose(result -> result.outcome() == Payments.SavedCardResult.Outcome.NEEDS_AUTHENTICATION
             ? checkoutInstead(paymentId) : Future.succeededFuture())
-        .compose(v -> answer(paymentId, accountId, instance))
+        .compose(v -> answer(paymentId, accountId))
         .compose(outcome -> IdempotencyKeys.store(repository.pool(), accountId, key, outcome.status(), outcome.body())
             .map(outcome));
   }
 
   /** A new payment by checkout for the same hold (the card's payment failed with authentication_required). */
   private Future<Void> checkoutInstead(String failedPaymentId) {
-    return repository.pool().preparedQuery("SELECT * FROM payments WHERE id = $1").execute(Tuple.of(failedPaymentId))
+    return repository.pool().preparedQuery("SELECT * FROM reservation_payments_view WHERE payment_id = $1")
+        .execute(Tuple.of(failedPaymentId))
         .compose(rows -> {
           Row failed = rows.iterator().next();
           Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), failed.getString("reservation_id"),
@@ -54,18 +60,18 @@ final class SavedCardStep {
         });
   }
 
-  private Future<IdempotencyKeys.Outcome> answer(String paymentId, String accountId, String instance) {
+  private Future<IdempotencyKeys.Outcome> answer(String paymentId, String accountId) {
     return repository.pool().preparedQuery("SELECT p.status, p.failure_code, p.failure_message, p.reservation_id,"
-            + " p.extension_id, (SELECT c.checkout_url FROM payments c WHERE c.reservation_id = p.reservation_id"
-            + " AND c.extension_id IS NOT DISTINCT FROM p.extension_id AND c.status = 'pending'"
-            + " AND c.checkout_url IS NOT NULL ORDER BY c.created_at DESC LIMIT 1) AS checkout_url"
-            + " FROM payments p WHERE p.id = $1").execute(Tuple.of(paymentId))
+            + " p.extension_id, (SELECT c.checkout_url FROM reservation_payments_view c"
+            + " WHERE c.reservation_id = p.reservation_id AND c.extension_id IS NOT DISTINCT FROM p.extension_id"
+            + " AND c.status = 'pending' AND c.checkout_url IS NOT NULL ORDER BY c.created_at DESC LIMIT 1)"
+            + " AS checkout_url FROM reservation_payments_view p WHERE p.payment_id = $1").execute(Tuple.of(paymentId))
         .compose(rows -> {
           Row payment = rows.iterator().next();
           String reservationId = payment.getString("reservation_id");
           if (!"failed".equals(payment.getString("status"))) {
             return repository.find(repository.pool(), reservationId, accountId, false)
-                .map(found -> answerPaid(found.orElseThrow(), instance));
+                .map(found -> answerPaid(found.orElseThrow()));
           }
           publishReleased(reservationId, accountId, payment);
           String checkoutUrl = payment.getString("checkout_url");
@@ -80,8 +86,7 @@ final class SavedCardStep {
             details.put("decline_code", payment.getString("failure_code"));
             detail = "The saved card was declined: " + payment.getString("failure_message") + " The hold was released.";
           }
-          return Future.succeededFuture(new IdempotencyKeys.Outcome(402, new Problem("payment-required",
-              "Payment required", 402, detail, details).toJson(instance, null).encode(), false, null));
+          return Future.failedFuture(new PaymentRequired(detail, details));
         });
   }
 
@@ -89,15 +94,14 @@ final class SavedCardStep {
    * The reservation after its charge: held or paid (201), or, when the charge landed after the
    * hold had already ended (the payment is then refunded in full), 409.
    */
-  private static IdempotencyKeys.Outcome answerPaid(JsonObject reservation, String instance) {
+  private static IdempotencyKeys.Outcome answerPaid(JsonObject reservation) {
     String status = reservation.getString("status");
     if (Lifecycle.PAID_AND_LIVE.contains(status) || Lifecycle.PENDING_PAYMENT.equals(status)) {
       return IdempotencyKeys.Outcome.fresh(201, reservation.encode());
     }
     String detail = "The card was charged after this hold had ended (" + status + "); the payment is refunded in full.";
     JsonObject details = new JsonObject().put("reservation_id", reservation.getString("id")).put("status", status);
-    return new IdempotencyKeys.Outcome(409, new Problem("conflict", "Conflict", 409, detail, details)
-        .toJson(instance, null).encode(), false, null);
+    throw new Conflict(detail, details);
   }
 
   private void publishReleased(String reservationId, String accountId, Row payment) {

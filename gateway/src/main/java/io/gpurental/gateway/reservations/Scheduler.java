@@ -6,11 +6,12 @@ import io.gpurental.gateway.fleet.InstanceEvents;
 import io.gpurental.gateway.payments.Payments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,44 +28,23 @@ import org.slf4j.LoggerFactory;
 final class Scheduler implements InstanceEvents {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
   private static final String LOCK = "reservations.scheduler";
-  private static final String END = """
-      WITH due AS (
-        SELECT id, status FROM reservations
-        WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now()
-        FOR UPDATE SKIP LOCKED),
-      ended AS (
-        UPDATE reservations r SET status = 'completed', updated_at = now() FROM due WHERE r.id = due.id
-        RETURNING r.id, r.account_id, due.status AS was),
-      unpaid AS (
-        UPDATE reservation_extensions x SET status = 'cancelled', hold_expires_at = NULL FROM ended
-        WHERE x.reservation_id = ended.id AND x.status = 'pending_payment' RETURNING x.id),
+  private static final String ENDED = """
+      SELECT id, status, account_id FROM reservations
+      WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED""";
+  /** Extensions still unpaid when their window ended: cancelled with it, their GPUs released. */
+  private static final String UNPAID_EXTENSIONS = """
+      WITH unpaid AS (
+        UPDATE reservation_extensions SET status = 'cancelled', hold_expires_at = NULL
+        WHERE reservation_id = ANY($1) AND status = 'pending_payment' RETURNING id),
       released AS (
-        UPDATE reservation_gpus SET active = false WHERE extension_id IN (SELECT id FROM unpaid)),
-      closed AS (
-        UPDATE payments SET status = 'canceled', updated_at = now()
-        WHERE extension_id IN (SELECT id FROM unpaid) AND status = 'pending'
-        RETURNING reservation_id, checkout_session_id),
-      logged AS (
-        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
-        SELECT id, was, 'completed', 'window ended' FROM ended)
-      SELECT id, account_id, was, array(SELECT c.checkout_session_id FROM closed c
-                                       WHERE c.reservation_id = ended.id AND c.checkout_session_id IS NOT NULL)
-                                  AS open_checkouts
-      FROM ended""";
-  private static final String START = """
-      WITH due AS (
-        SELECT id FROM reservations
-        WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED),
-      started AS (
-        UPDATE reservations r SET status = 'provisioning', updated_at = now() FROM due WHERE r.id = due.id
-        RETURNING r.id, r.account_id),
-      logged AS (
-        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
-        SELECT id, 'confirmed', 'provisioning', 'window started; starting the instance on the host' FROM started)
-      SELECT id, account_id FROM started""";
+        UPDATE reservation_gpus SET active = false WHERE extension_id IN (SELECT id FROM unpaid))
+      SELECT id FROM unpaid""";
+  private static final String STARTED = """
+      SELECT id, status, account_id FROM reservations
+      WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED""";
   private static final String LAUNCHES = """
       SELECT r.id, r.host_id, r.ssh_public_key,
-             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
+             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
       FROM reservations r WHERE r.status = 'provisioning'
         AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
@@ -101,34 +81,42 @@ final class Scheduler implements InstanceEvents {
   }
 
   private Future<Void> run() {
-    return repository.pool().withTransaction(tx -> tx.query(END).execute()).compose(ended -> {
-      ended.forEach(row -> {
-        for (String session : row.getArrayOfStrings("open_checkouts")) {
-          payments.expire(session);
-        }
-        ReservationEvents.publish(vertx, row.getString("id"), row.getString("account_id"), Lifecycle.COMPLETED);
-        if (!Lifecycle.CONFIRMED.equals(row.getString("was"))) {
-          launcher.stop(row.getString("id"));
+    return repository.pool().withTransaction(this::endWindows).compose(ended -> {
+      ended.windows().forEach(moved -> {
+        ReservationEvents.publish(vertx, moved.id(), moved.accountId(), Lifecycle.COMPLETED);
+        if (!Lifecycle.CONFIRMED.equals(moved.from())) {
+          launcher.stop(moved.id());
         }
       });
-      if (ended.size() > 0) {
+      ended.openCheckouts().forEach(payments::expire);
+      if (!ended.windows().isEmpty()) {
         CatalogChanges.publish(vertx, "reservations completed");
       }
-      return repository.pool().withTransaction(tx -> tx.query(START).execute());
+      return repository.pool().withTransaction(tx -> ReservationRepository.transitionAll(tx, STARTED, Tuple.tuple(),
+          Lifecycle.PROVISIONING, "window started; starting the instance on the host", false));
     }).compose(started -> {
-      started.forEach(row -> ReservationEvents.publish(vertx, row.getString("id"), row.getString("account_id"),
-          Lifecycle.PROVISIONING));
-      return launch(started);
+      started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(), Lifecycle.PROVISIONING));
+      return launch(started.stream().map(ReservationRepository.Moved::id).toArray(String[]::new));
     });
   }
 
+  private record Ended(List<ReservationRepository.Moved> windows, List<String> openCheckouts) {}
+
+  /** Windows that are over complete; extensions still unpaid go with them, their checkouts closed. */
+  private Future<Ended> endWindows(SqlConnection tx) {
+    return ReservationRepository.transitionAll(tx, ENDED, Tuple.tuple(), Lifecycle.COMPLETED, "window ended", false)
+        .compose(windows -> tx.preparedQuery(UNPAID_EXTENSIONS)
+            .execute(Tuple.of(windows.stream().map(ReservationRepository.Moved::id).toArray(String[]::new)))
+            .compose(unpaid -> {
+              List<String> extensions = new ArrayList<>();
+              unpaid.forEach(row -> extensions.add(row.getString(0)));
+              return Payments.cancelPendingExtensions(tx, extensions);
+            })
+            .map(sessions -> new Ended(windows, sessions)));
+  }
+
   /** Asks hosts to start what just started, and again for what is stuck. */
-  private Future<Void> launch(RowSet<Row> started) {
-    String[] ids = new String[started.size()];
-    int i = 0;
-    for (Row row : started) {
-      ids[i++] = row.getString("id");
-    }
+  private Future<Void> launch(String[] ids) {
     return repository.pool().preparedQuery(LAUNCHES)
         .execute(Tuple.of(ids, (int) stuckAfter.toSeconds()))
         .map(rows -> {

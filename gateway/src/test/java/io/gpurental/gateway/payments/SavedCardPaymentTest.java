@@ -63,9 +63,13 @@ class SavedCardPaymentTest {
   void aDeclineAnswers402WithTheDeclineCodeAndReleasesTheHold() {
     ApiClient dave = ApiClient.signIn(node, "dave");
     dave.saveCard("4000000000000341"); // attaches fine, every charge is declined
-    HttpResponse<String> declined = dave.post("/api/v1/reservations",
-        ApiClient.reservationRequest("off_osl_4090_01", 1, START, 3, "saved_card"));
+    JsonObject request = ApiClient.reservationRequest("off_osl_4090_01", 1, START, 3, "saved_card");
+    HttpResponse<String> declined = dave.post("/api/v1/reservations", request, "decline-key");
     assertEquals(402, declined.statusCode(), declined.body());
+    HttpResponse<String> replayed = dave.post("/api/v1/reservations", request, "decline-key");
+    assertEquals(402, replayed.statusCode(), replayed.body());
+    assertEquals(declined.body(), replayed.body(), "a retry replays the answer the error path rendered, request_id too");
+    assertTrue(new JsonObject(declined.body()).getString("request_id") != null);
     assertTrue(declined.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
     JsonObject problem = new JsonObject(declined.body());
     assertEquals("generic_decline", problem.getString("decline_code"));

@@ -5,6 +5,7 @@ import io.gpurental.gateway.platform.errors.Problem;
 import io.gpurental.gateway.platform.errors.Problems;
 import io.gpurental.gateway.platform.errors.ServiceUnavailable;
 import io.gpurental.gateway.platform.errors.TooManyRequests;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -56,9 +57,19 @@ public final class ProblemHandler implements Handler<RoutingContext> {
     if (problem.extensions() != null && problem.extensions().containsKey(TooManyRequests.RETRY_AFTER)) {
       response.putHeader("Retry-After", String.valueOf(problem.extensions().getLong(TooManyRequests.RETRY_AFTER)));
     }
-    response.setStatusCode(problem.status())
-        .putHeader("Content-Type", Problem.MEDIA_TYPE)
-        .putHeader("Cache-Control", "no-store")
-        .end(problem.toJson(ctx.request().path(), requestId).encode());
+    String body = problem.toJson(ctx.request().path(), requestId).encode();
+    ProblemRecorder recorder = ctx.get(ProblemRecorder.KEY);
+    Future<Void> recorded = recorder != null && problem.status() < 500 ? recorder.record(problem.status(), body)
+        : Future.succeededFuture();
+    recorded.onComplete(done -> {
+      if (done.failed()) {
+        LOG.warn("Could not keep the answer of {} {} for replays [request {}]: {}", ctx.request().method(),
+            ctx.request().path(), requestId, done.cause().toString());
+      }
+      response.setStatusCode(problem.status())
+          .putHeader("Content-Type", Problem.MEDIA_TYPE)
+          .putHeader("Cache-Control", "no-store")
+          .end(body);
+    });
   }
 }

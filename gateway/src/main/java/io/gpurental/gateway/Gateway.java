@@ -169,8 +169,9 @@ public final class Gateway {
 
   private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics) {
     List<Feature> features = new ArrayList<>();
-    features.add(new AuthFeature(vertx, config, pool, contract,
-        new RateLimiter(vertx, cluster.getHazelcastInstance())));
+    AuthFeature auth = new AuthFeature(vertx, config, pool, contract,
+        new RateLimiter(vertx, cluster.getHazelcastInstance()));
+    features.add(auth);
     features.add(new PlatformApi(buildInfo, contract));
     Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()));
     CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
@@ -185,7 +186,8 @@ public final class Gateway {
       instances = hosts;
     }
     features.add(new ReservationsFeature(vertx, pool, quotes, catalog.quotes(), config.reservations(),
-        config.pricing().maxHours(), payments.payments(), instances, publicBase));
+        config.pricing().maxHours(), payments.payments(), instances, publicBase, auth.credentials(),
+        config.events()));
     features.add(payments);
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));

@@ -1,5 +1,7 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.auth.Credentials;
+import io.gpurental.gateway.config.EventsConfig;
 import io.gpurental.gateway.config.ReservationConfig;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Feature;
@@ -28,14 +30,15 @@ public final class ReservationsFeature implements Feature {
   }
 
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, QuotesApi quoting, ReservationConfig config,
-      int maxHours, Payments payments, InstanceLauncher instances, String publicBase) {
+      int maxHours, Payments payments, InstanceLauncher instances, String publicBase, Credentials credentials,
+      EventsConfig events) {
     ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
     Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
         quoting, payments, cancellations, extensions, publicBase, maxHours);
     this.sshKeys = new SshKeysApi(pool);
-    this.live = new LiveUpdates(vertx);
+    this.live = new LiveUpdates(vertx, credentials, events);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
         new HostFailures(vertx, repository, payments), payments);

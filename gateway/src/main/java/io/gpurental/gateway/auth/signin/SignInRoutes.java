@@ -133,8 +133,7 @@ public final class SignInRoutes {
     if (sessions.accountOf(ctx).isPresent()) {
       csrf.check(ctx);
     }
-    sessions.end(ctx);
-    ctx.response().setStatusCode(204).end();
+    sessions.end(ctx).onComplete(ended -> ctx.response().setStatusCode(204).end());
   }
 
   private IdentityProvider provider(RoutingContext ctx) {

@@ -189,8 +189,9 @@ public final class Gateway {
 
   private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics) {
     List<Feature> features = new ArrayList<>();
-    features.add(new AuthFeature(vertx, config, pool, contract,
-        new RateLimiter(vertx, cluster.getHazelcastInstance())));
+    AuthFeature auth = new AuthFeature(vertx, config, pool, contract,
+        new RateLimiter(vertx, cluster.getHazelcastInstance()));
+    features.add(auth);
     features.add(new PlatformApi(buildInfo, contract));
     Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()));
     CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
@@ -205,7 +206,8 @@ public final class Gateway {
       instances = hosts;
     }
     ReservationsFeature reservations = new ReservationsFeature(vertx, pool, quotes, catalog.quotes(),
-        config.reservations(), config.pricing().maxHours(), payments.payments(), instances, publicBase);
+        config.reservations(), config.pricing().maxHours(), payments.payments(), instances, publicBase,
+        auth.credentials(), config.events());
     features.add(reservations);
     features.add(payments);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);

@@ -1,15 +1,18 @@
 package io.gpurental.gateway.auth;
 
 import io.gpurental.gateway.platform.errors.NotFound;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /** {@code GET /me} and the operator's role administration. */
 final class AccountApi {
+  private final Vertx vertx;
   private final AccountRepository accounts;
 
-  AccountApi(AccountRepository accounts) {
+  AccountApi(Vertx vertx, AccountRepository accounts) {
+    this.vertx = vertx;
     this.accounts = accounts;
   }
 
@@ -44,6 +47,7 @@ final class AccountApi {
         : accounts.revokeRole(caller.accountId(), accountId, role))
         .onSuccess(found -> {
           if (found) {
+            CredentialEvents.changed(vertx, accountId);
             ctx.response().setStatusCode(204).end();
           } else {
             ctx.fail(new NotFound("No account " + accountId + "."));

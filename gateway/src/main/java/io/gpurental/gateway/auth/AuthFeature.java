@@ -29,6 +29,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final AccountApi accountApi;
   private final TokensApi tokensApi;
   private final ApiContract contract;
+  private final Credentials credentials;
 
   public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter) {
     AccountRepository accounts = new AccountRepository(pool);
@@ -42,9 +43,16 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     this.signIn = new SignInRoutes(providers, sessions, new AccountLinker(accounts, config.auth()), csrf, limiter,
         config.rateLimits(), config.http().publicUrl());
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits());
-    this.accountApi = new AccountApi(accounts);
-    this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits());
+    this.accountApi = new AccountApi(vertx, accounts);
+    this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits(),
+        account -> CredentialEvents.changed(vertx, account));
+    this.credentials = new Credentials(sessions, tokens, accounts);
     this.contract = contract;
+  }
+
+  /** The check that long-lived requests (event streams) repeat while they are open. */
+  public Credentials credentials() {
+    return credentials;
   }
 
   /**

@@ -31,16 +31,21 @@ public final class Sessions {
   static final String SIGNED_IN_AT = "signed_in_at";
   static final String CSRF = "csrf_token";
 
+  private final Vertx vertx;
+  private final SessionStore store;
   private final SessionHandler handler;
   private final Duration absoluteTimeout;
   private final boolean secure;
 
   public Sessions(Vertx vertx, HttpConfig http, AuthConfig auth) {
-    this(ClusteredSessionStore.create(vertx), http.behindTls(), auth.sessionIdleTimeout(), auth.sessionAbsoluteTimeout());
+    this(vertx, ClusteredSessionStore.create(vertx), http.behindTls(), auth.sessionIdleTimeout(),
+        auth.sessionAbsoluteTimeout());
   }
 
   /** Sessions in {@code store} (tests give a store of their own). */
-  public Sessions(SessionStore store, boolean secure, Duration idleTimeout, Duration absoluteTimeout) {
+  public Sessions(Vertx vertx, SessionStore store, boolean secure, Duration idleTimeout, Duration absoluteTimeout) {
+    this.vertx = vertx;
+    this.store = store;
     this.secure = secure;
     this.absoluteTimeout = absoluteTimeout;
     this.handler = SessionHandler.create(store)
@@ -75,14 +80,24 @@ public final class Sessions {
     if (session == null || session.get(ACCOUNT) == null) {
       return Optional.empty();
     }
-    Long signedInAt = session.get(SIGNED_IN_AT);
-    if (signedInAt == null || Instant.ofEpochMilli(signedInAt).plus(absoluteTimeout).isBefore(Instant.now())) {
+    if (pastAbsoluteTimeout(session)) {
       session.remove(ACCOUNT);
       session.remove(SIGNED_IN_AT);
       session.remove(CSRF);
       return Optional.empty();
     }
     return Optional.of(session.get(ACCOUNT));
+  }
+
+  /** Whether the stored session of this id is still signed in as this account. */
+  Future<Boolean> signedIn(String sessionId, String accountId) {
+    return store.get(sessionId).map(session -> session != null && accountId.equals(session.get(ACCOUNT))
+        && !pastAbsoluteTimeout(session));
+  }
+
+  private boolean pastAbsoluteTimeout(Session session) {
+    Long signedInAt = session.get(SIGNED_IN_AT);
+    return signedInAt == null || Instant.ofEpochMilli(signedInAt).plus(absoluteTimeout).isBefore(Instant.now());
   }
 
   public static Optional<String> csrfToken(RoutingContext ctx) {
@@ -110,12 +125,24 @@ public final class Sessions {
         .setSameSite(CookieSameSite.LAX));
   }
 
-  /** Ends the session everywhere (the clustered store drops it) and clears the hint. */
-  public void end(RoutingContext ctx) {
-    if (ctx.session() != null) {
-      ctx.session().destroy();
-    }
+  /**
+   * Ends the session everywhere and clears the hint. The clustered store drops it before this
+   * completes (not only once the response goes out), so the announcement that follows finds it gone.
+   */
+  public Future<Void> end(RoutingContext ctx) {
     ctx.response().addCookie(Cookie.cookie(SIGNED_IN_HINT, "").setPath("/").setMaxAge(0)
         .setSecure(secure).setSameSite(CookieSameSite.LAX));
+    Session session = ctx.session();
+    if (session == null) {
+      return Future.succeededFuture();
+    }
+    String id = session.id();
+    String account = session.get(ACCOUNT);
+    session.destroy();
+    return store.delete(id).onSuccess(v -> {
+      if (account != null) {
+        CredentialEvents.changed(vertx, account);
+      }
+    });
   }
 }

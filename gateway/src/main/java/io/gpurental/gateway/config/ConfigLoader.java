@@ -150,7 +150,11 @@ public final class ConfigLoader {
             s.intBetween("reservations.cancellation_fee_bps", 0, 10_000),
             Duration.ofMillis(s.intBetween("reservations.scheduler_interval_ms", 100, 3_600_000)),
             Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))),
-        new ManagementConfig(s.nonBlank("management.host"), s.intBetween("management.port", 0, 65535)));
+        new ManagementConfig(s.nonBlank("management.host"), s.intBetween("management.port", 0, 65535)),
+        new EventsConfig(
+            s.intBetween("events.max_streams_per_account", 1, 10_000),
+            s.intBetween("events.max_streams_per_node", 1, 1_000_000),
+            Duration.ofSeconds(s.intBetween("events.credential_recheck_seconds", 1, 3_600))));
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */

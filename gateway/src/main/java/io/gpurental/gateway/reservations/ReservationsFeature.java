@@ -1,5 +1,7 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.auth.Credentials;
+import io.gpurental.gateway.config.EventsConfig;
 import io.gpurental.gateway.config.ReservationConfig;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
@@ -30,7 +32,8 @@ public final class ReservationsFeature implements Feature {
   }
 
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, QuotesApi quoting, ReservationConfig config,
-      int maxHours, Payments payments, Fleet instances, String publicBase) {
+      int maxHours, Payments payments, Fleet instances, String publicBase, Credentials credentials,
+      EventsConfig events) {
     ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
     payments.reportTo(new ReservationPayments(vertx));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
@@ -39,7 +42,7 @@ public final class ReservationsFeature implements Feature {
         quoting, payments, cancellations, extensions, publicBase, maxHours);
     this.sshKeys = new SshKeysApi(pool);
     this.idempotencyKeys = new IdempotencyKeys(pool);
-    this.live = new LiveUpdates(vertx);
+    this.live = new LiveUpdates(vertx, credentials, events);
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
         new HostFailures(vertx, repository, payments), payments);

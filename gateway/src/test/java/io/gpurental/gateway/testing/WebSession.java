@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One browser-like client: its own cookie jar, redirects followed by hand so tests can inspect
@@ -51,6 +52,12 @@ public final class WebSession {
       request.header("Content-Type", "application/json");
     }
     return send(request);
+  }
+
+  /** A request with this browser's cookies whose body is read as it arrives (e.g. an event stream). */
+  public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest.Builder request,
+      HttpResponse.BodyHandler<T> body) {
+    return http.sendAsync(request.build(), body);
   }
 
   public String location(HttpResponse<String> response) {

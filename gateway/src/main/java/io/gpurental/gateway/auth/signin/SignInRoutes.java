@@ -133,8 +133,8 @@ public final class SignInRoutes {
     if (sessions.accountOf(ctx).isPresent()) {
       csrf.check(ctx);
     }
-    sessions.end(ctx);
-    sessions.store(ctx).onSuccess(v -> ctx.response().setStatusCode(204).end()).onFailure(ctx::fail);
+    sessions.end(ctx).compose(v -> sessions.store(ctx))
+        .onSuccess(v -> ctx.response().setStatusCode(204).end()).onFailure(ctx::fail);
   }
 
   private IdentityProvider provider(RoutingContext ctx) {

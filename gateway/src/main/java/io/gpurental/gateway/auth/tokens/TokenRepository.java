@@ -34,6 +34,8 @@ public final class TokenRepository {
              array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles
       FROM api_tokens t
       WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())""";
+  private static final String IS_LIVE = """
+      SELECT 1 FROM api_tokens WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())""";
   /** At most one write a minute per token, so busy clients don't turn every read into a write. */
   private static final String TOUCH = """
       UPDATE api_tokens SET last_used_at = now()
@@ -92,6 +94,11 @@ public final class TokenRepository {
           Arrays.asList(row.getArrayOfStrings("scopes")),
           new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles"))), row.getBoolean("touch_due")));
     });
+  }
+
+  /** Whether the token is neither revoked nor expired. */
+  public Future<Boolean> isLive(String tokenId) {
+    return pool.preparedQuery(IS_LIVE).execute(Tuple.of(tokenId)).map(rows -> rows.size() > 0);
   }
 
   public Future<Void> touch(String tokenId) {

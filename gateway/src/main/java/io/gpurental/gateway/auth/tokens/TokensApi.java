@@ -18,6 +18,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** {@code /tokens}: a signed-in person's API tokens. */
 public final class TokensApi {
@@ -25,9 +26,12 @@ public final class TokensApi {
   private final TokenRepository tokens;
   private final RateLimiter limiter;
   private final RateLimitConfig limits;
+  /** Told the account whose token was revoked (after it is stored). */
+  private final Consumer<String> revoked;
 
-  public TokensApi(TokenRepository tokens, RateLimiter limiter, RateLimitConfig limits) {
+  public TokensApi(TokenRepository tokens, RateLimiter limiter, RateLimitConfig limits, Consumer<String> revoked) {
     this.tokens = tokens;
+    this.revoked = revoked;
     this.limiter = limiter;
     this.limits = limits;
   }
@@ -72,6 +76,7 @@ public final class TokensApi {
     String tokenId = ctx.pathParam("token_id");
     tokens.revoke(caller.accountId(), tokenId).onSuccess(found -> {
       if (found) {
+        revoked.accept(caller.accountId());
         ctx.response().setStatusCode(204).end();
       } else {
         ctx.fail(new NotFound("You have no token " + tokenId + "."));

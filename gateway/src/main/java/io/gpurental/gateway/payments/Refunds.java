@@ -35,10 +35,15 @@ public final class Refunds {
 
   /** A refund as the API shows it, from its {@link #AS_JSON} form. */
   public static JsonObject toApi(JsonObject stored) {
-    return new JsonObject().put("id", stored.getString("id"))
-        .put("amount", new Money(stored.getLong("amount"), stored.getString("currency")).toJson())
-        .put("reason", stored.getString("reason")).put("status", stored.getString("status"))
-        .put("created_at", OffsetDateTime.parse(stored.getString("created_at")).toInstant().toString());
+    return toApi(stored.getString("id"), new Money(stored.getLong("amount"), stored.getString("currency")),
+        stored.getString("reason"), stored.getString("status"),
+        OffsetDateTime.parse(stored.getString("created_at")).toInstant());
+  }
+
+  /** A refund as the API shows it: the one shape, for the payments list and the reservation alike. */
+  public static JsonObject toApi(String id, Money amount, String reason, String status, java.time.Instant createdAt) {
+    return new JsonObject().put("id", id).put("amount", amount.toJson()).put("reason", reason).put("status", status)
+        .put("created_at", createdAt.toString());
   }
 
   public Refunds(Pool pool, StripeGateway stripe) {

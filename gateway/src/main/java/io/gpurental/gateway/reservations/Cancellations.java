@@ -35,16 +35,16 @@ final class Cancellations {
     this.instances = instances;
   }
 
-  private record Cancelled(String accountId, String was, List<String> refunds, List<String> openCheckouts) {}
+  private record Cancelled(String accountId, ReservationStatus was, List<String> refunds, List<String> openCheckouts) {}
 
   Future<JsonObject> cancel(Principal caller, String id) {
     return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row ->
         ReservationRepository.amountKept(tx, id).compose(kept -> {
-          String status = row.getString("status");
-          boolean paid = Lifecycle.PAID_AND_LIVE.contains(status);
-          if (!paid && !Lifecycle.PENDING_PAYMENT.equals(status)) {
+          ReservationStatus status = ReservationStatus.of(row.getString("status"));
+          boolean paid = status.paidAndLive();
+          if (!paid && status != ReservationStatus.PENDING_PAYMENT) {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
-                + " reservations can be cancelled.", new JsonObject().put("status", status));
+                + " reservations can be cancelled.", new JsonObject().put("status", status.id()));
           }
           RefundPolicy.Refund refund = paid ? repository.policy().refundFor(kept,
               row.getOffsetDateTime("start_at").toInstant(), row.getOffsetDateTime("end_at").toInstant(), Instant.now())
@@ -53,7 +53,7 @@ final class Cancellations {
           String cause = "cancelled by " + by(caller, row.getString("account_id"))
               + (paid ? "; refund " + Money.format(refund.amount(), currency)
                   + (refund.fee() > 0 ? " after a " + Money.format(refund.fee(), currency) + " fee" : "") : "");
-          return ReservationRepository.transition(tx, id, status, Lifecycle.CANCELLED, cause, true)
+          return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
               .compose(v -> tx.preparedQuery("UPDATE reservation_extensions SET status = 'cancelled',"
                   + " hold_expires_at = NULL WHERE reservation_id = $1 AND status = 'pending_payment'").execute(Tuple.of(id)))
               .compose(v -> Payments.cancelPending(tx, id))
@@ -63,14 +63,14 @@ final class Cancellations {
         .compose(done -> {
           done.openCheckouts().forEach(payments::expire);
           CatalogChanges.publish(vertx, "reservation cancelled");
-          if (Lifecycle.PROVISIONING.equals(done.was()) || Lifecycle.RUNNING.equals(done.was())) {
+          if (done.was() == ReservationStatus.PROVISIONING || done.was() == ReservationStatus.RUNNING) {
             instances.stop(id);
           }
           // announced once the refund has its answer, so live readers see it settled
           return payments.executeRefunds(done.refunds())
-              .onComplete(v -> ReservationEvents.publish(vertx, id, done.accountId(), Lifecycle.CANCELLED));
+              .onComplete(v -> ReservationEvents.publish(vertx, id, done.accountId(), ReservationStatus.CANCELLED.id()));
         })
-        .compose(v -> repository.find(repository.pool(), id, caller.accountId(), caller.isOperator()))
+        .compose(v -> repository.findJson(repository.pool(), id, caller.accountId(), caller.isOperator()))
         .map(found -> found.orElseThrow());
   }
 

@@ -83,7 +83,7 @@ final class Extensions {
             throw new NotFound("No reservation " + id + ".");
           }
           Row row = rows.iterator().next();
-          if (!Lifecycle.PAID_AND_LIVE.contains(row.getString("status"))) {
+          if (!ReservationStatus.of(row.getString("status")).paidAndLive()) {
             throw new Conflict("Only a confirmed, provisioning or running reservation can be extended; this one is "
                 + row.getString("status") + ".", new JsonObject().put("status", row.getString("status")));
           }
@@ -110,7 +110,7 @@ final class Extensions {
                 .compose(v -> Payments.recordPending(tx, charge, method, checkout))
                 .compose(v -> ReservationRepository.event(tx, id, current.getString("status"),
                     current.getString("status"), "extension by " + quote.hours() + " h held until paid"))
-                .compose(v -> repository.find(tx, id, account, false).map(found -> found.orElseThrow()))
+                .compose(v -> repository.findJson(tx, id, account, false).map(found -> found.orElseThrow()))
                 .compose(json -> ("saved_card".equals(method)
                     ? IdempotencyKeys.rememberPayment(tx, account, key, charge.paymentId())
                     : IdempotencyKeys.store(tx, account, key, 201, json.encode())).map(new Held(charge.paymentId(), json, null)))))

@@ -40,7 +40,7 @@ final class HoldSweeper {
         .onSuccess(expired -> {
           if (!expired.isEmpty()) {
             LOG.info("Released {} lapsed hold(s)", expired.size());
-            expired.forEach(r -> ReservationEvents.publish(vertx, r[0], r[1], "expired"));
+            expired.forEach(r -> ReservationEvents.publish(vertx, r[0], r[1], ReservationStatus.EXPIRED.id()));
             CatalogChanges.publish(vertx, "holds expired");
           }
         })

@@ -34,7 +34,7 @@ final class HostFailures {
         .execute(Tuple.of(id))
         .compose(rows -> {
           Row row = rows.size() == 0 ? null : rows.iterator().next();
-          if (row == null || !Lifecycle.PAID_AND_LIVE.contains(row.getString("status"))) {
+          if (row == null || !ReservationStatus.of(row.getString("status")).paidAndLive()) {
             return Future.succeededFuture((Failed) null);
           }
           return ReservationRepository.amountKept(tx, id).compose(kept -> fail(tx, id, row, kept, reason));
@@ -45,7 +45,7 @@ final class HostFailures {
           }
           CatalogChanges.publish(vertx, "reservation failed");
           return payments.executeRefunds(failed.refunds())
-              .onComplete(v -> ReservationEvents.publish(vertx, id, failed.accountId(), Lifecycle.FAILED)).map(true);
+              .onComplete(v -> ReservationEvents.publish(vertx, id, failed.accountId(), ReservationStatus.FAILED.id())).map(true);
         });
   }
 
@@ -54,7 +54,8 @@ final class HostFailures {
         row.getOffsetDateTime("start_at").toInstant(), row.getOffsetDateTime("end_at").toInstant(), Instant.now());
     String cause = "host failure: " + reason + "; " + credit.unusedHours() + " h not delivered, credited "
         + Money.format(credit.amount(), row.getString("currency"));
-    return ReservationRepository.transition(tx, id, row.getString("status"), Lifecycle.FAILED, cause, true)
+    return ReservationRepository.transition(tx, id, ReservationStatus.of(row.getString("status")), ReservationStatus.FAILED,
+        cause, true)
         .compose(v -> Payments.refundReservation(tx, id, credit.amount(), "downtime_credit"))
         .map(ids -> new Failed(row.getString("account_id"), ids));
   }

@@ -1,5 +1,16 @@
 package io.gpurental.gateway.reservations;
 
+import static io.gpurental.gateway.reservations.ReservationStatus.CANCELLED;
+import static io.gpurental.gateway.reservations.ReservationStatus.COMPLETED;
+import static io.gpurental.gateway.reservations.ReservationStatus.CONFIRMED;
+import static io.gpurental.gateway.reservations.ReservationStatus.EXPIRED;
+import static io.gpurental.gateway.reservations.ReservationStatus.FAILED;
+import static io.gpurental.gateway.reservations.ReservationStatus.PENDING_PAYMENT;
+import static io.gpurental.gateway.reservations.ReservationStatus.PROVISIONING;
+import static io.gpurental.gateway.reservations.ReservationStatus.RUNNING;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,35 +25,23 @@ import java.util.Set;
  * </pre>
  */
 public final class Lifecycle {
-  public static final String PENDING_PAYMENT = "pending_payment";
-  public static final String CONFIRMED = "confirmed";
-  public static final String PROVISIONING = "provisioning";
-  public static final String RUNNING = "running";
-  public static final String COMPLETED = "completed";
-  public static final String EXPIRED = "expired";
-  public static final String CANCELLED = "cancelled";
-  public static final String FAILED = "failed";
-
-  private static final Map<String, Set<String>> NEXT = Map.of(
-      PENDING_PAYMENT, Set.of(CONFIRMED, EXPIRED, CANCELLED),
-      EXPIRED, Set.of(CONFIRMED),
-      CONFIRMED, Set.of(PROVISIONING, CANCELLED, FAILED, COMPLETED),
-      PROVISIONING, Set.of(RUNNING, COMPLETED, CANCELLED, FAILED),
-      RUNNING, Set.of(COMPLETED, CANCELLED, FAILED),
-      COMPLETED, Set.of(),
-      CANCELLED, Set.of(),
-      FAILED, Set.of());
-
-  /** Paid and not over: the renter has (or will have) the GPUs. */
-  public static final Set<String> PAID_AND_LIVE = Set.of(CONFIRMED, PROVISIONING, RUNNING);
+  private static final Map<ReservationStatus, Set<ReservationStatus>> NEXT = new EnumMap<>(Map.of(
+      PENDING_PAYMENT, EnumSet.of(CONFIRMED, EXPIRED, CANCELLED),
+      EXPIRED, EnumSet.of(CONFIRMED),
+      CONFIRMED, EnumSet.of(PROVISIONING, CANCELLED, FAILED, COMPLETED),
+      PROVISIONING, EnumSet.of(RUNNING, COMPLETED, CANCELLED, FAILED),
+      RUNNING, EnumSet.of(COMPLETED, CANCELLED, FAILED),
+      COMPLETED, EnumSet.noneOf(ReservationStatus.class),
+      CANCELLED, EnumSet.noneOf(ReservationStatus.class),
+      FAILED, EnumSet.noneOf(ReservationStatus.class)));
 
   private Lifecycle() {}
 
-  public static Set<String> statuses() {
+  public static Set<ReservationStatus> statuses() {
     return NEXT.keySet();
   }
 
-  public static boolean allows(String from, String to) {
+  public static boolean allows(ReservationStatus from, ReservationStatus to) {
     return NEXT.getOrDefault(from, Set.of()).contains(to);
   }
 }

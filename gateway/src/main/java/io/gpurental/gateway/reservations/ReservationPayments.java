@@ -49,26 +49,26 @@ final class ReservationPayments implements PaymentOutcomes {
               : tx.preparedQuery("UPDATE reservation_gpus SET active = false WHERE extension_id = $1")
                   .execute(Tuple.of(extensionId)).mapEmpty());
     }
-    return ReservationRepository.transition(tx, reservationId, Lifecycle.PENDING_PAYMENT, Lifecycle.CANCELLED, cause,
+    return ReservationRepository.transition(tx, reservationId, ReservationStatus.PENDING_PAYMENT, ReservationStatus.CANCELLED, cause,
         true).mapEmpty();
   }
 
   private static Future<Paid> reservationPaid(SqlConnection tx, String id, String cause) {
     return lockReservation(tx, id).compose(row -> {
-      String status = row.getString("status");
+      ReservationStatus status = ReservationStatus.of(row.getString("status"));
       String account = row.getString("account_id");
-      if (Lifecycle.PENDING_PAYMENT.equals(status)) {
-        return ReservationRepository.transition(tx, id, status, Lifecycle.CONFIRMED, cause, false)
-            .map(v -> new Paid(true, account, id, Lifecycle.CONFIRMED));
+      if (status == ReservationStatus.PENDING_PAYMENT) {
+        return ReservationRepository.transition(tx, id, status, ReservationStatus.CONFIRMED, cause, false)
+            .map(v -> new Paid(true, account, id, ReservationStatus.CONFIRMED.id()));
       }
-      if (Lifecycle.EXPIRED.equals(status) && row.getBoolean("window_open")) {
+      if (status == ReservationStatus.EXPIRED && row.getBoolean("window_open")) {
         return reclaim(tx, "reservation_id = $1 AND extension_id IS NULL", id).compose(reclaimed -> !reclaimed
-            ? Future.succeededFuture(new Paid(false, account, id, status))
-            : ReservationRepository.transition(tx, id, status, Lifecycle.CONFIRMED,
+            ? Future.succeededFuture(new Paid(false, account, id, status.id()))
+            : ReservationRepository.transition(tx, id, status, ReservationStatus.CONFIRMED,
                     cause + ", after the hold lapsed; the GPUs were still free", false)
-                .map(v -> new Paid(true, account, id, Lifecycle.CONFIRMED)));
+                .map(v -> new Paid(true, account, id, ReservationStatus.CONFIRMED.id())));
       }
-      return Future.succeededFuture(new Paid(false, account, id, status));
+      return Future.succeededFuture(new Paid(false, account, id, status.id()));
     });
   }
 
@@ -81,7 +81,7 @@ final class ReservationPayments implements PaymentOutcomes {
           String status = row.getString("status");
           String extensionStatus = extension.getString("status");
           // the window ends on time: a payment for more hours that arrives after it ended buys nothing
-          boolean live = Lifecycle.PAID_AND_LIVE.contains(status) && row.getBoolean("window_open");
+          boolean live = ReservationStatus.of(status).paidAndLive() && row.getBoolean("window_open");
           Future<Boolean> held = !live ? Future.succeededFuture(false)
               : "pending_payment".equals(extensionStatus) ? Future.succeededFuture(true)
               : "expired".equals(extensionStatus) && extension.getBoolean("window_open")

@@ -93,8 +93,9 @@ public final class ReservationRepository {
     return policy;
   }
 
-  JsonObject json(Row row) {
-    return ReservationJson.of(row, policy);
+  /** The API shape of a reservation (the HTTP edge's). */
+  JsonObject json(Reservation reservation) {
+    return ReservationJson.of(reservation, policy);
   }
 
   Pool pool() {
@@ -134,26 +135,32 @@ public final class ReservationRepository {
     return tx.preparedQuery(INSERT).execute(params)
         .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(Tuple.of(r.id(), r.gpuIds().toArray(new String[0]),
             r.start(), r.end(), null)))
-        .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(r.id(), null, "pending_payment", "created")))
+        .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(r.id(), null, ReservationStatus.PENDING_PAYMENT.id(), "created")))
         .mapEmpty();
   }
 
   /** The reservation, if the caller may see it (its owner, or any operator). */
-  Future<Optional<JsonObject>> find(SqlClient client, String id, String accountId, boolean operator) {
+  Future<Optional<Reservation>> find(SqlClient client, String id, String accountId, boolean operator) {
     return client.preparedQuery(SELECT + " WHERE r.id = $1 AND ($3 OR r.account_id = $2)")
         .execute(Tuple.of(id, accountId, operator))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(json(rows.iterator().next())));
+        .map(rows -> rows.size() == 0 ? Optional.empty()
+            : Optional.of(ReservationRows.reservation(rows.iterator().next())));
   }
 
-  Future<List<Row>> list(String accountId, boolean operator, String status, Optional<Page.Position> after, int limit) {
+  /** {@link #find}, in its API shape. */
+  Future<Optional<JsonObject>> findJson(SqlClient client, String id, String accountId, boolean operator) {
+    return find(client, id, accountId, operator).map(found -> found.map(this::json));
+  }
+
+  Future<List<Reservation>> list(String accountId, boolean operator, String status, Optional<Page.Position> after, int limit) {
     String sql = SELECT + " WHERE ($2 OR r.account_id = $1) AND ($3::text IS NULL OR r.status = $3)"
         + " AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5))"
         + " ORDER BY r.created_at DESC, r.id DESC LIMIT $6";
     return pool.preparedQuery(sql).execute(Tuple.of(accountId, operator, status,
             after.map(Page.Position::createdAt).orElse(null), after.map(Page.Position::id).orElse(null), limit + 1))
         .map(rows -> {
-          List<Row> list = new ArrayList<>();
-          rows.forEach(list::add);
+          List<Reservation> list = new ArrayList<>();
+          rows.forEach(row -> list.add(ReservationRows.reservation(row)));
           return list;
         });
   }
@@ -162,18 +169,19 @@ public final class ReservationRepository {
    * Moves a reservation between states if it is in {@code from}; false when it was not. A move
    * the {@link Lifecycle} does not allow is a bug and fails.
    */
-  static Future<Boolean> transition(SqlClient tx, String id, String from, String to, String cause, boolean release) {
+  static Future<Boolean> transition(SqlClient tx, String id, ReservationStatus from, ReservationStatus to, String cause,
+      boolean release) {
     if (!Lifecycle.allows(from, to)) {
       return Future.failedFuture(new IllegalStateException("illegal transition " + from + " -> " + to + " of " + id));
     }
     return tx.preparedQuery("UPDATE reservations SET status = $3, updated_at = now(),"
             + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
             + " WHERE id = $1 AND status = $2 RETURNING id")
-        .execute(Tuple.of(id, from, to))
+        .execute(Tuple.of(id, from.id(), to.id()))
         .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
             : (release ? tx.preparedQuery("UPDATE reservation_gpus SET active = false WHERE reservation_id = $1")
                 .execute(Tuple.of(id)).mapEmpty() : Future.<Void>succeededFuture())
-                .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(id, from, to, cause)))
+                .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(id, from.id(), to.id(), cause)))
                 .map(true));
   }
 
@@ -196,7 +204,7 @@ public final class ReservationRepository {
 
   /** Expires every lapsed hold (reservations and extensions); returns (reservation id, account id) of each. */
   Future<List<String[]>> expireHolds() {
-    return pool.withTransaction(tx -> transitionAll(tx, LAPSED_HOLDS, Tuple.tuple(), Lifecycle.EXPIRED,
+    return pool.withTransaction(tx -> transitionAll(tx, LAPSED_HOLDS, Tuple.tuple(), ReservationStatus.EXPIRED,
             "hold lapsed unpaid", true)
         .compose(reservations -> tx.query(EXPIRE_EXTENSIONS).execute().map(extensions -> {
           List<String[]> expired = new ArrayList<>();
@@ -207,19 +215,20 @@ public final class ReservationRepository {
   }
 
   /** A reservation a batch moved: from which status, and whose it is. */
-  record Moved(String id, String accountId, String from) {}
+  record Moved(String id, String accountId, ReservationStatus from) {}
 
   /**
    * Moves each reservation {@code due} selects ({@code id, status, account_id}, locked) to
    * {@code to} through the state machine, one after another in the caller's transaction.
    */
-  static Future<List<Moved>> transitionAll(SqlConnection tx, String due, Tuple params, String to, String cause,
+  static Future<List<Moved>> transitionAll(SqlConnection tx, String due, Tuple params, ReservationStatus to, String cause,
       boolean release) {
     return tx.preparedQuery(due).execute(params).compose(rows -> {
       List<Moved> moved = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();
       for (Row row : rows) {
-        Moved candidate = new Moved(row.getString("id"), row.getString("account_id"), row.getString("status"));
+        Moved candidate = new Moved(row.getString("id"), row.getString("account_id"),
+            ReservationStatus.of(row.getString("status")));
         chain = chain.compose(v -> transition(tx, candidate.id(), candidate.from(), to, cause, release)
             .map(done -> {
               if (done) {

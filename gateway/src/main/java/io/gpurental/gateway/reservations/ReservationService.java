@@ -66,7 +66,7 @@ final class ReservationService {
                   quote.total().currency(), r.ssh(), r.paymentMethod(), gpus);
               return ReservationRepository.insert(tx, reservation)
                   .compose(v -> Payments.recordPending(tx, r.charge(), r.paymentMethod(), r.checkout()))
-                  .compose(v -> repository.find(tx, r.id(), account, false))
+                  .compose(v -> repository.findJson(tx, r.id(), account, false))
                   .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()))
                   .compose(outcome -> "saved_card".equals(r.paymentMethod())
                       ? IdempotencyKeys.rememberPayment(tx, account, r.key(), r.charge().paymentId()).map(outcome)

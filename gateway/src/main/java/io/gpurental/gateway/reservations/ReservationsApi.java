@@ -219,14 +219,14 @@ final class ReservationsApi {
     Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
     repository.list(caller.accountId(), caller.isOperator(), ctx.request().getParam("status"), after, limit)
         .onSuccess(rows -> ctx.json(Page.of(rows, limit, repository::json,
-            row -> Page.encode(row.getOffsetDateTime("created_at"), row.getString("id")))))
+            reservation -> Page.encode(reservation.createdAt().atOffset(java.time.ZoneOffset.UTC), reservation.id()))))
         .onFailure(ctx::fail);
   }
 
   private void get(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
     String id = ctx.pathParam("reservation_id");
-    repository.find(repository.pool(), id, caller.accountId(), caller.isOperator())
+    repository.findJson(repository.pool(), id, caller.accountId(), caller.isOperator())
         .onSuccess(found -> {
           if (found.isEmpty()) {
             ctx.fail(new NotFound("No reservation " + id + "."));

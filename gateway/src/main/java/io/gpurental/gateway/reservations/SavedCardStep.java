@@ -94,19 +94,19 @@ final class SavedCardStep {
    * The reservation after its charge: held or paid (201), or, when the charge landed after the
    * hold had already ended (the payment is then refunded in full), 409.
    */
-  private static IdempotencyKeys.Outcome answerPaid(JsonObject reservation) {
-    String status = reservation.getString("status");
-    if (Lifecycle.PAID_AND_LIVE.contains(status) || Lifecycle.PENDING_PAYMENT.equals(status)) {
-      return IdempotencyKeys.Outcome.fresh(201, reservation.encode());
+  private IdempotencyKeys.Outcome answerPaid(Reservation reservation) {
+    ReservationStatus status = reservation.status();
+    if (status.paidAndLive() || status == ReservationStatus.PENDING_PAYMENT) {
+      return IdempotencyKeys.Outcome.fresh(201, repository.json(reservation).encode());
     }
     String detail = "The card was charged after this hold had ended (" + status + "); the payment is refunded in full.";
-    JsonObject details = new JsonObject().put("reservation_id", reservation.getString("id")).put("status", status);
+    JsonObject details = new JsonObject().put("reservation_id", reservation.id()).put("status", status.id());
     throw new Conflict(detail, details);
   }
 
   private void publishReleased(String reservationId, String accountId, Row payment) {
     if (payment.getString("checkout_url") == null && payment.getString("extension_id") == null) {
-      ReservationEvents.publish(vertx, reservationId, accountId, Lifecycle.CANCELLED);
+      ReservationEvents.publish(vertx, reservationId, accountId, ReservationStatus.CANCELLED.id());
       CatalogChanges.publish(vertx, "saved card declined");
     }
   }

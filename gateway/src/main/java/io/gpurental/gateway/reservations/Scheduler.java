@@ -83,8 +83,8 @@ final class Scheduler implements InstanceEvents {
   private Future<Void> run() {
     return repository.pool().withTransaction(this::endWindows).compose(ended -> {
       ended.windows().forEach(moved -> {
-        ReservationEvents.publish(vertx, moved.id(), moved.accountId(), Lifecycle.COMPLETED);
-        if (!Lifecycle.CONFIRMED.equals(moved.from())) {
+        ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());
+        if (moved.from() != ReservationStatus.CONFIRMED) {
           launcher.stop(moved.id());
         }
       });
@@ -93,9 +93,10 @@ final class Scheduler implements InstanceEvents {
         CatalogChanges.publish(vertx, "reservations completed");
       }
       return repository.pool().withTransaction(tx -> ReservationRepository.transitionAll(tx, STARTED, Tuple.tuple(),
-          Lifecycle.PROVISIONING, "window started; starting the instance on the host", false));
+          ReservationStatus.PROVISIONING, "window started; starting the instance on the host", false));
     }).compose(started -> {
-      started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(), Lifecycle.PROVISIONING));
+      started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(),
+          ReservationStatus.PROVISIONING.id()));
       return launch(started.stream().map(ReservationRepository.Moved::id).toArray(String[]::new));
     });
   }
@@ -104,7 +105,8 @@ final class Scheduler implements InstanceEvents {
 
   /** Windows that are over complete; extensions still unpaid go with them, their checkouts closed. */
   private Future<Ended> endWindows(SqlConnection tx) {
-    return ReservationRepository.transitionAll(tx, ENDED, Tuple.tuple(), Lifecycle.COMPLETED, "window ended", false)
+    return ReservationRepository.transitionAll(tx, ENDED, Tuple.tuple(), ReservationStatus.COMPLETED, "window ended",
+        false)
         .compose(windows -> tx.preparedQuery(UNPAID_EXTENSIONS)
             .execute(Tuple.of(windows.stream().map(ReservationRepository.Moved::id).toArray(String[]::new)))
             .compose(unpaid -> {
@@ -130,7 +132,7 @@ final class Scheduler implements InstanceEvents {
   @Override
   public Future<Boolean> running(String reservationId, String user, String host, int port) {
     return repository.pool().withTransaction(tx -> ReservationRepository.transition(tx, reservationId,
-            Lifecycle.PROVISIONING, Lifecycle.RUNNING, "instance ready; SSH on " + host + ":" + port, false)
+            ReservationStatus.PROVISIONING, ReservationStatus.RUNNING, "instance ready; SSH on " + host + ":" + port, false)
         .compose(moved -> !moved ? Future.succeededFuture(false)
             : tx.preparedQuery("UPDATE reservations SET ssh_endpoint = $2 WHERE id = $1")
                 .execute(Tuple.of(reservationId, user + "@" + host + ":" + port)).map(true)))
@@ -138,7 +140,7 @@ final class Scheduler implements InstanceEvents {
           if (moved) {
             repository.pool().preparedQuery("SELECT account_id FROM reservations WHERE id = $1")
                 .execute(Tuple.of(reservationId)).onSuccess(rows -> ReservationEvents.publish(vertx, reservationId,
-                    rows.iterator().next().getString(0), Lifecycle.RUNNING));
+                    rows.iterator().next().getString(0), ReservationStatus.RUNNING.id()));
           }
         });
   }

@@ -33,7 +33,7 @@ public interface Commands {
   /** The real thing: {@link ProcessBuilder}, both streams captured, killed after the timeout. */
   static Commands system() {
     return (argv, timeout) -> {
-      Process process = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.DISCARD).start();
+      Process process = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
       CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
       String out = read(process.getInputStream());
       try {

@@ -48,7 +48,11 @@ class ProcessRuntimeTest {
   @AfterEach
   void cleanUp() throws IOException {
     vertx.close().await();
-    // whatever a failed assertion left behind
+    // whatever a failed assertion left behind: the instance's sshd, the user's processes, the user
+    Path pidFile = stateDir.resolve("instances/rsv_proc1/sshd.pid");
+    if (Files.exists(pidFile)) {
+      ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(ProcessHandle::destroyForcibly);
+    }
     run("pkill", "-KILL", "-u", user);
     run("userdel", "-r", user);
   }

@@ -1,0 +1,126 @@
+package io.gpurental.agent;
+
+import io.gpurental.agent.runtime.PortRange;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code java -jar gpu-host-agent.jar --gateway URL --state-dir DIR …}: every flag also reads an environment variable. */
+@Command(name = "gpu-host-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    sortOptions = false, description = "Runs GPU instances on this server for the GPU Rental gateway.")
+public final class Main implements Callable<Integer> {
+  /** Exit status when the gateway refused the credential or token (a restart will not help). */
+  static final int REFUSED = 3;
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--gateway", defaultValue = "${env:GPR_AGENT_GATEWAY}", paramLabel = "URL",
+      description = "The gateway's base URL, e.g. https://gpus.example.com (env GPR_AGENT_GATEWAY).")
+  String gateway;
+
+  @Option(names = "--state-dir", defaultValue = "${env:GPR_AGENT_STATE_DIR}", paramLabel = "DIR",
+      description = "Where the credential and instance records live (env GPR_AGENT_STATE_DIR).")
+  Path stateDir;
+
+  @Option(names = "--enrollment-token", defaultValue = "${env:GPR_AGENT_ENROLLMENT_TOKEN}", paramLabel = "TOKEN",
+      description = "The one-time gpr_enr_… token; needed only on the first start (env GPR_AGENT_ENROLLMENT_TOKEN).")
+  String enrollmentToken;
+
+  @Option(names = "--runtime", defaultValue = "${env:GPR_AGENT_RUNTIME:-process}", paramLabel = "KIND",
+      description = "process, docker or simulated (default ${DEFAULT-VALUE}; env GPR_AGENT_RUNTIME).")
+  RuntimeKind runtime;
+
+  @Option(names = "--public-address", defaultValue = "${env:GPR_AGENT_PUBLIC_ADDRESS}", paramLabel = "ADDR",
+      description = "The address renters connect to; needed by the process and docker runtimes (env GPR_AGENT_PUBLIC_ADDRESS).")
+  String publicAddress;
+
+  @Option(names = "--nvidia-smi", defaultValue = "${env:GPR_AGENT_NVIDIA_SMI:-nvidia-smi}", paramLabel = "PATH",
+      description = "The nvidia-smi to run (default ${DEFAULT-VALUE}; env GPR_AGENT_NVIDIA_SMI).")
+  String nvidiaSmi;
+
+  @Option(names = "--ssh-port-range", defaultValue = "${env:GPR_AGENT_SSH_PORT_RANGE:-22000-22999}",
+      paramLabel = "FIRST-LAST", converter = PortRangeConverter.class,
+      description = "Host ports for instances' SSH (default ${DEFAULT-VALUE}; env GPR_AGENT_SSH_PORT_RANGE).")
+  PortRange sshPorts;
+
+  @Option(names = "--docker-image", defaultValue = "${env:GPR_AGENT_DOCKER_IMAGE:-ghcr.io/gpu-rental/instance-sshd:1}",
+      paramLabel = "IMAGE", description = "The sshd image of the docker runtime (default ${DEFAULT-VALUE}; env GPR_AGENT_DOCKER_IMAGE).")
+  String dockerImage;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+        .setParameterExceptionHandler((e, args) -> {
+          e.getCommandLine().getErr().println(e.getMessage() + " (see --help)");
+          return CommandLine.ExitCode.USAGE;
+        });
+  }
+
+  /** The options the flags describe; a missing required flag is a usage error. */
+  AgentOptions options() {
+    if (gateway == null || gateway.isBlank()) {
+      throw new ParameterException(spec.commandLine(), "Missing --gateway URL (or GPR_AGENT_GATEWAY)");
+    }
+    if (!gateway.matches("https?://.+")) {
+      throw new ParameterException(spec.commandLine(), "--gateway must be an http:// or https:// URL, got '" + gateway + "'");
+    }
+    if (stateDir == null) {
+      throw new ParameterException(spec.commandLine(), "Missing --state-dir DIR (or GPR_AGENT_STATE_DIR)");
+    }
+    return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken).runtime(runtime)
+        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).dockerImage(dockerImage);
+  }
+
+  @Override
+  public Integer call() {
+    AgentOptions options = options();
+    Vertx vertx = Vertx.vertx();
+    HostAgent agent;
+    try {
+      agent = HostAgent.start(vertx, options).await();
+    } catch (Exception e) {
+      LOG.error("the agent could not start: {}", e.getMessage());
+      vertx.close().await();
+      return e instanceof IllegalStateException ? REFUSED : 1;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      agent.stop().eventually(vertx::close).await();
+    }, "agent-shutdown"));
+    String reason = agent.terminated().await();
+    LOG.error("stopped: {}", reason);
+    return REFUSED;
+  }
+
+  /** Parses FIRST-LAST with a message picocli prints as a usage error. */
+  static final class PortRangeConverter implements CommandLine.ITypeConverter<PortRange> {
+    @Override
+    public PortRange convert(String value) {
+      try {
+        return PortRange.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** The jar's version for {@code --version}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"gpu-host-agent " + HostAgent.version()};
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package io.gpurental.agent.runtime;
+
+import java.util.Set;
+
+/** An instance could not be started; {@link #reason()} is one of the protocol's fixed reasons. */
+public final class InstanceFailure extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  public static final String GPU_UNAVAILABLE = "gpu_unavailable";
+  public static final String USER_SETUP_FAILED = "user_setup_failed";
+  public static final String SSHD_FAILED = "sshd_failed";
+  public static final String RUNTIME_ERROR = "runtime_error";
+  public static final String TIMEOUT = "timeout";
+  public static final Set<String> REASONS = Set.of(GPU_UNAVAILABLE, USER_SETUP_FAILED, SSHD_FAILED,
+      RUNTIME_ERROR, TIMEOUT);
+
+  private final String reason;
+
+  public InstanceFailure(String reason, String message) {
+    super(message);
+    if (!REASONS.contains(reason)) {
+      throw new IllegalArgumentException("not a protocol failure reason: " + reason);
+    }
+    this.reason = reason;
+  }
+
+  public String reason() {
+    return reason;
+  }
+
+  /** The reason to report for any failure of a start. */
+  public static String reasonOf(Throwable t) {
+    return t instanceof InstanceFailure f ? f.reason : RUNTIME_ERROR;
+  }
+}

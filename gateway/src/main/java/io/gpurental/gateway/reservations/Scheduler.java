@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts and ends windows: confirmed reservations whose start has come go to {@code provisioning}
  * and their instance is started on the host; reservations whose end has come go to
- * {@code completed} and their instance is stopped. Every node ticks; a Hazelcast lock lets one
- * run at a time, and the SQL only moves rows that are due, so a second runner changes nothing.
+ * {@code completed} and their instance is stopped. A cluster job runs it on one node at a time,
+ * and the SQL only moves rows that are due, so a second runner changes nothing.
  * Instances stuck in provisioning (a node died before the host answered) are asked for again. A
  * window ends on time even while an extension of it waits for payment: that extension is
  * cancelled with the window (its GPUs released, its checkout closed), and a payment for it that
@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Scheduler implements InstanceEvents {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
-  private static final String LOCK = "reservations.scheduler";
   private static final String END = """
       WITH due AS (
         SELECT id, status FROM reservations
@@ -74,7 +73,6 @@ final class Scheduler implements InstanceEvents {
   private final Duration stuckAfter;
   private final HostFailures failures;
   private final Payments payments;
-  private long timer = -1;
 
   Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
       HostFailures failures, Payments payments) {
@@ -86,21 +84,8 @@ final class Scheduler implements InstanceEvents {
     this.payments = payments;
   }
 
-  void start(Duration every) {
-    timer = vertx.setPeriodic(every.toMillis(), id -> tick());
-  }
-
-  void stop() {
-    vertx.cancelTimer(timer);
-  }
-
-  void tick() {
-    vertx.sharedData().getLockWithTimeout(LOCK, 10).onSuccess(lock -> run()
-        .onFailure(e -> LOG.warn("Scheduler tick failed; the next one retries: {}", e.getMessage()))
-        .onComplete(done -> lock.release()));
-  }
-
-  private Future<Void> run() {
+  /** One pass: ends the windows that are over, then starts those due (and relaunches the stuck). */
+  Future<Void> run() {
     return repository.pool().withTransaction(tx -> tx.query(END).execute()).compose(ended -> {
       ended.forEach(row -> {
         for (String session : row.getArrayOfStrings("open_checkouts")) {

@@ -3,7 +3,9 @@ package io.gpurental.gateway.platform.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.platform.NodeMetrics;
 import io.gpurental.gateway.testing.TestGateway;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.Lock;
@@ -12,10 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A cluster job runs on whichever node holds its lock, and lets go of the lock when its run ends. */
+/**
+ * A cluster job runs on whichever node holds its lock, lets go of the lock when its run ends, and
+ * counts and times its runs per job.
+ */
 class ClusterJobsTest {
   private final Vertx vertx = Vertx.vertx();
-  private final ClusterJobs jobs = new ClusterJobs(vertx);
+  private final PrometheusMeterRegistry metrics = NodeMetrics.registry();
+  private final ClusterJobs jobs = new ClusterJobs(vertx, metrics);
   private final AtomicInteger runs = new AtomicInteger();
 
   @AfterEach
@@ -46,5 +52,31 @@ class ClusterJobsTest {
     held.release();
     TestGateway.await(jobs.runNow("count"));
     assertEquals(1, runs.get());
+    assertEquals(1, metrics.get("gateway.job.runs").tag("job", "count").counter().count(), "a skipped run is no run");
+  }
+
+  @Test
+  void runsFailuresAndDurationAreMeteredPerJob() {
+    jobs.schedule("count", Duration.ofHours(1), () -> Future.succeededFuture(runs.incrementAndGet()));
+    jobs.schedule("fail", Duration.ofHours(1), () -> Future.failedFuture("broken"));
+    jobs.schedule("throw", Duration.ofHours(1), () -> {
+      throw new IllegalStateException("a bug");
+    });
+    String before = metrics.scrape();
+    assertTrue(before.contains("gateway_job_runs_total{job=\"count\"} 0.0"), "a job is listed before it runs");
+
+    TestGateway.await(jobs.runNow("count"));
+    TestGateway.await(jobs.runNow("count"));
+    TestGateway.await(jobs.runNow("fail").otherwiseEmpty());
+    TestGateway.await(jobs.runNow("throw").otherwiseEmpty());
+
+    String scrape = metrics.scrape();
+    assertTrue(scrape.contains("gateway_job_runs_total{job=\"count\"} 2.0"), scrape);
+    assertTrue(scrape.contains("gateway_job_failures_total{job=\"count\"} 0.0"), scrape);
+    assertTrue(scrape.contains("gateway_job_runs_total{job=\"fail\"} 1.0"), scrape);
+    assertTrue(scrape.contains("gateway_job_failures_total{job=\"fail\"} 1.0"), scrape);
+    assertTrue(scrape.contains("gateway_job_failures_total{job=\"throw\"} 1.0"), "a throwing job fails its run");
+    assertTrue(scrape.contains("gateway_job_duration_seconds_count{job=\"count\"} 2"), scrape);
+    assertTrue(scrape.contains("gateway_job_duration_seconds_count{job=\"fail\"} 1"), scrape);
   }
 }

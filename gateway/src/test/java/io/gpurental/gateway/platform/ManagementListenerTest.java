@@ -3,25 +3,21 @@ package io.gpurental.gateway.platform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Metrics are served only on the management listener; health answers on both listeners. */
+@GatewayTest
 class ManagementListenerTest {
   private static TestGateway node;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @Test

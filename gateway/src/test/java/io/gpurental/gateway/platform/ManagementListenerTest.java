@@ -26,6 +26,10 @@ class ManagementListenerTest {
     assertEquals(200, metrics.statusCode());
     assertTrue(metrics.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain"));
     assertTrue(metrics.body().contains("jvm_memory_used_bytes"), "Prometheus text format");
+    for (String job : new String[] {"payments.reconcile", "reservations.expire-holds",
+        "reservations.start-and-end-windows", "reservations.prune-idempotency-keys", "payments.prune-stripe-events"}) {
+      assertTrue(metrics.body().contains("gateway_job_runs_total{job=\"" + job + "\"}"), "cluster job " + job);
+    }
     assertEquals(200, node.getManagement("/health/live").statusCode());
     HttpResponse<String> ready = node.getManagement("/health/ready");
     assertEquals(200, ready.statusCode());

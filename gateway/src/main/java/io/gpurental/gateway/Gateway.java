@@ -74,10 +74,11 @@ public final class Gateway {
   private final HealthChecks readinessChecks;
   private final ClusterJobs jobs;
   private List<Feature> features = List.of();
-  private PrometheusMeterRegistry metrics;
+  private final PrometheusMeterRegistry metrics;
 
   private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
-      HazelcastClusterManager cluster, Pool pool, Readiness readiness, BuildInfo buildInfo) {
+      HazelcastClusterManager cluster, Pool pool, Readiness readiness, BuildInfo buildInfo,
+      PrometheusMeterRegistry metrics) {
     this.config = config;
     this.embedded = embedded;
     this.vertx = vertx;
@@ -86,7 +87,8 @@ public final class Gateway {
     this.readiness = readiness;
     this.buildInfo = buildInfo;
     this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
-    this.jobs = new ClusterJobs(vertx);
+    this.metrics = metrics;
+    this.jobs = new ClusterJobs(vertx, metrics);
   }
 
   /**
@@ -134,7 +136,8 @@ public final class Gateway {
         .thenComposeAsync(vertx -> {
           NodeMetrics.bindJvmMetrics(metrics);
           Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
-              new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()));
+              new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()),
+              metrics);
           return vertx.<Void>executeBlocking(() -> {
                 SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
                 return null;
@@ -162,7 +165,6 @@ public final class Gateway {
   }
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
-    this.metrics = metrics;
     return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
       features = features(contract, metrics);
       HealthChecks liveness = NodeHealth.liveness(vertx);
@@ -212,6 +214,8 @@ public final class Gateway {
     features.add(payments);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);
+    reservations.scheduleJobs(jobs);
+    payments.scheduleJobs(jobs);
     if (config.mode() == Mode.SANDBOX) {
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
       if (config.stripe().sandbox()) {

@@ -2,23 +2,27 @@ package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.config.StripeConfig;
 import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.platform.jobs.ClusterJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
+import java.time.Duration;
 
 /**
  * Card payments: checkout and saved cards, Stripe's webhooks confirming what was paid, refunds,
  * the ledger and its check, and the reconciler that repairs missed events.
  */
 public final class PaymentsFeature implements Feature {
+  public static final String RECONCILE = "payments.reconcile";
   private final StripeWebhooks webhooks;
   private final SavedCards cards;
   private final PaymentsApi api;
   private final Reconciler reconciler;
   private final Payments payments;
   private final StripeEventRetention eventRetention;
+  private final Duration reconcileEvery;
 
   public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase, MeterRegistry metrics) {
     StripeGateway stripe = new StripeGateway(vertx, pool, config);
@@ -30,9 +34,9 @@ public final class PaymentsFeature implements Feature {
     this.cards = new SavedCards(pool, stripe, publicBase);
     this.api = new PaymentsApi(pool);
     this.payments = new Payments(pool, stripe, cards, refunds, events, records, outcomes);
-    this.reconciler = new Reconciler(vertx, pool, stripe, events, refunds, config.reconcileLookback(),
+    this.reconciler = new Reconciler(pool, stripe, events, refunds, config.reconcileLookback(),
         metrics);
-    reconciler.start(config.reconcileInterval());
+    this.reconcileEvery = config.reconcileInterval();
     this.eventRetention = new StripeEventRetention(pool, config.reconcileLookback());
   }
 
@@ -56,9 +60,8 @@ public final class PaymentsFeature implements Feature {
     return eventRetention.prune();
   }
 
-  @Override
-  public Future<Void> close() {
-    reconciler.stop();
-    return Future.succeededFuture();
+  /** Schedules this feature's cluster jobs: the reconciler. */
+  public void scheduleJobs(ClusterJobs jobs) {
+    jobs.schedule(RECONCILE, reconcileEvery, reconciler::run);
   }
 }

@@ -4,7 +4,6 @@ import com.stripe.model.Event;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
@@ -18,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Repairs what webhooks and crashes left undone, on one node at a time (a Hazelcast lock; the work
+ * Repairs what webhooks and crashes left undone, as a cluster job (one node at a time; the work
  * itself is idempotent, so a second runner does no harm): lists Stripe's recent events and applies
  * those never received, oldest first, each on its own (one that fails is counted in
  * {@code gateway_reconcile_failures_total} and does not hold back the others), and retries refunds
@@ -26,20 +25,16 @@ import org.slf4j.LoggerFactory;
  */
 final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
-  private static final String LOCK = "payments.reconciler";
   private static final int MAX_EVENTS = 5_000;
-  private final Vertx vertx;
   private final Pool pool;
   private final StripeGateway stripe;
   private final PaymentEvents events;
   private final Refunds refunds;
   private final Duration lookback;
   private final Counter failures;
-  private long timer = -1;
 
-  Reconciler(Vertx vertx, Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback,
+  Reconciler(Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback,
       MeterRegistry metrics) {
-    this.vertx = vertx;
     this.pool = pool;
     this.stripe = stripe;
     this.events = events;
@@ -50,20 +45,9 @@ final class Reconciler {
         .register(metrics);
   }
 
-  void start(Duration every) {
-    timer = vertx.setPeriodic(every.toMillis(), id -> run());
-  }
-
-  void stop() {
-    vertx.cancelTimer(timer);
-  }
-
-  void run() {
-    vertx.sharedData().getLockWithTimeout(LOCK, 10).onSuccess(lock -> refunds.pending()
-        .compose(refunds::executeAll)
-        .compose(v -> missedEvents())
-        .onFailure(e -> LOG.warn("Reconciliation failed; the next run retries: {}", e.getMessage()))
-        .onComplete(done -> lock.release()));
+  /** One reconciliation: pending refunds first, then the missed events. */
+  Future<Void> run() {
+    return refunds.pending().compose(refunds::executeAll).compose(v -> missedEvents());
   }
 
   private Future<Void> missedEvents() {

@@ -6,6 +6,7 @@ import io.gpurental.gateway.config.ReservationConfig;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.platform.jobs.ClusterJobs;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.pricing.QuotesApi;
 import io.vertx.core.Future;
@@ -16,7 +17,9 @@ import java.time.Duration;
 
 /** Reservations: holds that never double-book, their lifecycle, the hold sweeper and the scheduler. */
 public final class ReservationsFeature implements Feature {
-  private static final long SWEEP_PERIOD_MS = 5_000;
+  public static final String EXPIRE_HOLDS = "reservations.expire-holds";
+  public static final String START_AND_END_WINDOWS = "reservations.start-and-end-windows";
+  private static final Duration SWEEP_EVERY = Duration.ofSeconds(5);
   /** A provisioning instance the host has not reported after this long is asked for again. */
   private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
   private final ReservationsApi api;
@@ -25,6 +28,7 @@ public final class ReservationsFeature implements Feature {
   private final HoldSweeper sweeper;
   private final Scheduler scheduler;
   private final IdempotencyKeys idempotencyKeys;
+  private final Duration schedulerEvery;
 
   /** The one the quotes and the UI show, from the configured fee. */
   public static String cancellationPolicy(ReservationConfig config) {
@@ -43,11 +47,10 @@ public final class ReservationsFeature implements Feature {
     this.sshKeys = new SshKeysApi(pool);
     this.idempotencyKeys = new IdempotencyKeys(pool);
     this.live = new LiveUpdates(vertx, credentials, events);
-    this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
+    this.sweeper = new HoldSweeper(vertx, repository);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
         new HostFailures(vertx, repository, payments), payments);
-    sweeper.start();
-    scheduler.start(config.schedulerInterval());
+    this.schedulerEvery = config.schedulerInterval();
   }
 
   /** Forgets Idempotency-Keys older than 24 h (this feature owns the table; a cluster job calls it). */
@@ -55,11 +58,10 @@ public final class ReservationsFeature implements Feature {
     return idempotencyKeys.prune();
   }
 
-  @Override
-  public Future<Void> close() {
-    sweeper.stop();
-    scheduler.stop();
-    return Future.succeededFuture();
+  /** Schedules this feature's cluster jobs: the hold sweeper and the scheduler. */
+  public void scheduleJobs(ClusterJobs jobs) {
+    jobs.schedule(EXPIRE_HOLDS, SWEEP_EVERY, sweeper::sweep);
+    jobs.schedule(START_AND_END_WINDOWS, schedulerEvery, scheduler::run);
   }
 
   @Override

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts and ends windows: confirmed reservations whose start has come go to {@code provisioning}
  * and their instance is started on the host; reservations whose end has come go to
- * {@code completed} and their instance is stopped. Every node ticks; a Hazelcast lock lets one
- * run at a time, and the SQL only moves rows that are due, so a second runner changes nothing.
+ * {@code completed} and their instance is stopped. A cluster job runs it on one node at a time,
+ * and the SQL only moves rows that are due, so a second runner changes nothing.
  * Instances stuck in provisioning (a node died before the host answered) are asked for again. A
  * window ends on time even while an extension of it waits for payment: that extension is
  * cancelled with the window (its GPUs released, its checkout closed), and a payment for it that
@@ -27,7 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Scheduler implements InstanceEvents {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
-  private static final String LOCK = "reservations.scheduler";
   private static final String ENDED = """
       SELECT id, status, account_id FROM reservations
       WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED""";
@@ -54,7 +53,6 @@ final class Scheduler implements InstanceEvents {
   private final Duration stuckAfter;
   private final HostFailures failures;
   private final Payments payments;
-  private long timer = -1;
 
   Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
       HostFailures failures, Payments payments) {
@@ -66,21 +64,8 @@ final class Scheduler implements InstanceEvents {
     this.payments = payments;
   }
 
-  void start(Duration every) {
-    timer = vertx.setPeriodic(every.toMillis(), id -> tick());
-  }
-
-  void stop() {
-    vertx.cancelTimer(timer);
-  }
-
-  void tick() {
-    vertx.sharedData().getLockWithTimeout(LOCK, 10).onSuccess(lock -> run()
-        .onFailure(e -> LOG.warn("Scheduler tick failed; the next one retries: {}", e.getMessage()))
-        .onComplete(done -> lock.release()));
-  }
-
-  private Future<Void> run() {
+  /** One pass: ends the windows that are over, then starts those due (and relaunches the stuck). */
+  Future<Void> run() {
     return repository.pool().withTransaction(this::endWindows).compose(ended -> {
       ended.windows().forEach(moved -> {
         ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());

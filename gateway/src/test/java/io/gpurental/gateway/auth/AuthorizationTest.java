@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
@@ -11,28 +12,23 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** CSRF on cookie writes, anonymous callers, and the operator role. */
+@GatewayTest
 class AuthorizationTest {
   private static TestGateway node;
   private static WebSession renter;
   private static WebSession operator;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
+  static void start(TestGateway gateway) {
+    node = gateway;
     renter = new WebSession();
     renter.signIn(node, "github", "dave");
     operator = new WebSession();
     operator.signIn(node, "github", "operator");
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   private static final JsonObject TOKEN_REQUEST =

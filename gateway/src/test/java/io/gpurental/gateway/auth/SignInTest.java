@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.auth.signin.Pkce;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
@@ -12,24 +13,19 @@ import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Sign-in through the sandbox GitHub and Google, with the real vertx-auth-oauth2 code paths. */
+@GatewayTest
 class SignInTest {
   private static TestGateway node;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @Test

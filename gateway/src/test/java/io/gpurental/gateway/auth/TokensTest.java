@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.auth.tokens.TokenSecrets;
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
@@ -14,25 +15,20 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** API tokens: shown once, stored as a hash, scoped, revocable; bearer requests never use cookies. */
+@GatewayTest
 class TokensTest {
   private static TestGateway node;
   private static WebSession alice;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
+  static void start(TestGateway gateway) {
+    node = gateway;
     alice = new WebSession();
     alice.signIn(node, "github", "alice");
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test

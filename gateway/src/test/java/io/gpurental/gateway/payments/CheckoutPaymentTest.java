@@ -3,11 +3,10 @@ package io.gpurental.gateway.payments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gpurental.gateway.testing.Eventually;
+import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.GatewayTest;
+import io.gpurental.gateway.testing.SignedIn;
 import io.gpurental.gateway.testing.TestGateway;
-import io.gpurental.gateway.testing.WebSession;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -16,34 +15,28 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
-import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Web checkout through stripe-java and the sandbox: only the signed webhook confirms, once. */
 @GatewayTest
 class CheckoutPaymentTest {
-  private static final String SSH_KEY =
-      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc payer";
   private static final Instant START = Instant.now().plus(4, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
-  private static String token;
+  private static ApiClient payer;
 
   @BeforeAll
-  static void start(TestGateway gateway) {
+  static void start(TestGateway gateway, @SignedIn("payer") ApiClient signedIn) {
     node = gateway;
-    WebSession browser = new WebSession();
-    browser.signIn(node, "github", "payer");
-    token = new JsonObject(browser.write("POST", node.url("/api/v1/tokens"), new JsonObject().put("name", "t")
-        .put("scopes", new JsonArray().add("reservations:write"))).body()).getString("token");
+    payer = signedIn;
   }
 
-  @org.junit.jupiter.api.AfterEach
+  @AfterEach
   void theLedgerChecksOut() {
-    assertTrue(io.gpurental.gateway.testing.ApiClient.ledgerCheck(node).getBoolean("ok"),
-        io.gpurental.gateway.testing.ApiClient.ledgerCheck(node).encode());
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
   }
 
   @Test
@@ -65,8 +58,8 @@ class CheckoutPaymentTest {
     assertEquals("Platform fee", names.get(1));
     assertEquals(reservation.getJsonObject("price").getJsonObject("total").getLong("amount"), sum);
 
-    assertEquals(200, complete(session, "4242424242424242").statusCode());
-    JsonObject confirmed = awaitStatus(reservation.getString("id"), "confirmed");
+    assertEquals(200, ApiClient.completeCheckout(node, session, "4242424242424242").statusCode());
+    JsonObject confirmed = payer.awaitStatus(reservation.getString("id"), "confirmed");
     assertEquals("succeeded", confirmed.getJsonObject("payment").getString("status"));
     long total = reservation.getJsonObject("price").getJsonObject("total").getLong("amount");
     var ledger = node.sql("SELECT count(DISTINCT t.id), sum(e.amount), sum(e.amount) FILTER (WHERE e.account ="
@@ -88,9 +81,10 @@ class CheckoutPaymentTest {
   void aDeclinedCardLeavesTheReservationUnpaid() {
     JsonObject reservation = reserve("off_osl_4090_01", 1, 2);
     String session = reservation.getJsonObject("payment").getString("checkout_url").replaceAll(".*/checkout/", "");
-    HttpResponse<String> declined = complete(session, "4000000000000002");
+    HttpResponse<String> declined = ApiClient.completeCheckout(node, session, "4000000000000002");
     assertEquals(402, declined.statusCode());
-    assertEquals("pending_payment", get(reservation.getString("id")).getString("status"));
+    assertEquals("pending_payment", payer.json("/api/v1/reservations/" + reservation.getString("id"))
+        .getString("status"));
   }
 
   @Test
@@ -106,35 +100,7 @@ class CheckoutPaymentTest {
   }
 
   private static JsonObject reserve(String offerId, int gpus, int hours) {
-    HttpResponse<String> quote = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/quotes")))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("offer_id", offerId).put("gpu_count", gpus)
-            .put("start", START.toString()).put("hours", hours).encode())));
-    HttpResponse<String> created = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations")))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .header("Idempotency-Key", UUID.randomUUID().toString())
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject()
-            .put("quote_id", new JsonObject(quote.body()).getString("id")).put("ssh_public_key", SSH_KEY)
-            .put("payment", "checkout").encode())));
-    assertEquals(201, created.statusCode(), created.body());
-    return new JsonObject(created.body());
-  }
-
-  private static HttpResponse<String> complete(String session, String card) {
-    return node.send(HttpRequest.newBuilder(URI.create(node.url("/sandbox/stripe/_test/checkout/sessions/" + session
-            + "/complete"))).header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString("card=" + card)));
-  }
-
-  private static JsonObject get(String id) {
-    return new JsonObject(node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations/" + id)))
-        .header("Authorization", "Bearer " + token)).body());
-  }
-
-  /** Waits for the webhook (the sandbox sends it within a second or two); bounded. */
-  private static JsonObject awaitStatus(String id, String status) {
-    return Eventually.eventually(id + " became " + status, () -> get(id), r -> status.equals(r.getString("status")));
+    return payer.reserve(payer.quote(offerId, gpus, START, hours).getString("id"), "checkout");
   }
 
   private static HttpResponse<String> deliver(String payload, String signature) {

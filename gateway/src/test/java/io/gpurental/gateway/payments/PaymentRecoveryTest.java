@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
@@ -12,9 +13,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,16 +22,16 @@ import org.junit.jupiter.api.Test;
  * Money that arrives late, webhooks that never arrive, and a crash between Stripe's answer and
  * our commit: each ends with one Stripe object, one ledger transaction and a clean ledger check.
  */
+@GatewayTest(settings = {
+    "GATEWAY_STRIPE_RECONCILE_INTERVAL_SECONDS=1"})
 class PaymentRecoveryTest {
   private static final Instant START = Instant.now().plus(6, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
   private static ApiClient grace;
 
   @BeforeAll
-  static void start() {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_STRIPE_RECONCILE_INTERVAL_SECONDS", "1");
-    node = TestGateway.start(settings);
+  static void start(TestGateway gateway) {
+    node = gateway;
     grace = ApiClient.signIn(node, "grace");
     grace.saveCard("4242424242424242");
   }
@@ -44,17 +43,12 @@ class PaymentRecoveryTest {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
   }
 
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
-
   @Test
   void aPaymentAfterTheHoldLapsedConfirmsWhenTheGpusAreStillFree() {
     JsonObject reservation = grace.reserve("off_nyc_h200_01", 2, START, 2, "checkout");
     String id = reservation.getString("id");
     lapse(id);
-    pay(reservation);
+    grace.payByCheckout(reservation, "4242424242424242");
     JsonObject confirmed = grace.awaitStatus(id, "confirmed");
     String cause = confirmed.getJsonArray("events").getJsonObject(confirmed.getJsonArray("events").size() - 1)
         .getString("cause");
@@ -68,7 +62,7 @@ class PaymentRecoveryTest {
     String id = reservation.getString("id");
     lapse(id);
     TestBookings.book(node, "host_osl_5090_01", 2, START, START.plus(Duration.ofHours(2)));
-    pay(reservation);
+    grace.payByCheckout(reservation, "4242424242424242");
     JsonObject refunded = grace.await(id, r -> "refunded".equals(r.getJsonObject("payment").getString("status")),
         "was refunded");
     assertEquals("expired", refunded.getString("status"), "no charged-but-unconfirmed reservation");
@@ -91,7 +85,7 @@ class PaymentRecoveryTest {
   void aLostWebhookIsRepairedByReconciliation() {
     ApiClient.webhooks(node, "drop");
     JsonObject reservation = grace.reserve("off_fra_l40s_01", 1, START, 1, "checkout");
-    pay(reservation);
+    grace.payByCheckout(reservation, "4242424242424242");
     grace.awaitStatus(reservation.getString("id"), "confirmed");
     String event = "(SELECT id FROM sandbox_stripe.events WHERE type = 'checkout.session.completed'"
         + " AND body -> 'data' -> 'object' ->> 'id' = '" + session(reservation) + "')";
@@ -105,7 +99,7 @@ class PaymentRecoveryTest {
     ApiClient.webhooks(node, "drop"); // Stripe took the money; its report has not arrived yet
     JsonObject reservation = grace.reserve("off_nyc_h100_01", 2, START.plus(Duration.ofHours(12)), 1, "checkout");
     String id = reservation.getString("id");
-    pay(reservation);
+    grace.payByCheckout(reservation, "4242424242424242");
     assertEquals(200, grace.post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
     ApiClient.webhooks(node, "normal");
     JsonObject refunded = grace.await(id, r -> "refunded".equals(r.getJsonObject("payment").getString("status")),
@@ -168,10 +162,6 @@ class PaymentRecoveryTest {
   private static void lapse(String id) {
     node.sql("UPDATE reservations SET hold_expires_at = now() - interval '1 second' WHERE id = '" + id + "'");
     grace.awaitStatus(id, "expired");
-  }
-
-  private static void pay(JsonObject reservation) {
-    assertEquals(200, ApiClient.completeCheckout(node, session(reservation), "4242424242424242").statusCode());
   }
 
   private static String session(JsonObject reservation) {

@@ -4,32 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Missed Stripe events are applied each on its own: one that cannot be applied holds back no other. */
+@GatewayTest(settings = {
+    "GATEWAY_STRIPE_RECONCILE_INTERVAL_SECONDS=1"})
 class ReconcilerTest {
   private static final Instant START = Instant.now().plus(8, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
   private static ApiClient heidi;
 
   @BeforeAll
-  static void start() {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_STRIPE_RECONCILE_INTERVAL_SECONDS", "1");
-    node = TestGateway.start(settings);
+  static void start(TestGateway gateway) {
+    node = gateway;
     heidi = ApiClient.signIn(node, "heidi");
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test
@@ -45,11 +39,11 @@ class ReconcilerTest {
         + brokenPayment + "') EXECUTE FUNCTION refuse_payment()");
     double failuresBefore = failures();
 
-    pay(broken);
+    heidi.payByCheckout(broken, "4242424242424242");
     // its events are the older ones, so a chain of events would stop at them
     node.sql("UPDATE sandbox_stripe.events SET created = created - 60,"
         + " body = jsonb_set(body, '{created}', to_jsonb(created - 60))");
-    pay(fine);
+    heidi.payByCheckout(fine, "4242424242424242");
 
     heidi.awaitStatus(fine.getString("id"), "confirmed");
     assertEquals("pending_payment", heidi.json("/api/v1/reservations/" + broken.getString("id")).getString("status"));
@@ -63,11 +57,5 @@ class ReconcilerTest {
 
   private static double failures() {
     return node.gateway().metrics().counter("gateway.reconcile.failures").count();
-  }
-
-  private static void pay(JsonObject reservation) {
-    assertEquals(200, ApiClient.completeCheckout(node,
-        ApiClient.sessionOf(reservation.getJsonObject("payment").getString("checkout_url")), "4242424242424242")
-        .statusCode());
   }
 }

@@ -5,32 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Input PostgreSQL or Java cannot hold (NUL characters, numbers out of range, blank names) is a 400 naming the field. */
+@GatewayTest
 class HostileInputTest {
   private static TestGateway node;
   private static WebSession browser;
   private static ApiClient api;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
+  static void start(TestGateway gateway) {
+    node = gateway;
     browser = new WebSession();
     browser.signIn(node, "github", "mallory");
     api = ApiClient.signIn(node, "mallory");
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test

@@ -4,25 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gpurental.gateway.Gateway;
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Cluster jobs prune what is kept only for a while: Idempotency-Keys after 24 h, Stripe events after the lookback. */
+@GatewayTest
 class HousekeepingTest {
   private static TestGateway node;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @Test

@@ -3,25 +3,21 @@ package io.gpurental.gateway.platform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Metrics are served only on the management listener; health answers on both listeners. */
+@GatewayTest
 class ManagementListenerTest {
   private static TestGateway node;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @Test
@@ -30,6 +26,10 @@ class ManagementListenerTest {
     assertEquals(200, metrics.statusCode());
     assertTrue(metrics.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain"));
     assertTrue(metrics.body().contains("jvm_memory_used_bytes"), "Prometheus text format");
+    for (String job : new String[] {"payments.reconcile", "reservations.expire-holds",
+        "reservations.start-and-end-windows", "reservations.prune-idempotency-keys", "payments.prune-stripe-events"}) {
+      assertTrue(metrics.body().contains("gateway_job_runs_total{job=\"" + job + "\"}"), "cluster job " + job);
+    }
     assertEquals(200, node.getManagement("/health/live").statusCode());
     HttpResponse<String> ready = node.getManagement("/health/ready");
     assertEquals(200, ready.statusCode());

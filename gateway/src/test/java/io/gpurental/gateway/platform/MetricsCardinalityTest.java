@@ -3,6 +3,7 @@ package io.gpurental.gateway.platform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,11 +17,11 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Request data a client chooses (method, path) never becomes a metric label of its own. */
+@GatewayTest
 class MetricsCardinalityTest {
   private static final int REQUESTS = 1_000;
   private static final int IN_FLIGHT = 50;
@@ -32,13 +33,8 @@ class MetricsCardinalityTest {
   private static TestGateway node;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
+  static void start(TestGateway gateway) {
+    node = gateway;
   }
 
   @Test

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.Eventually;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,16 +20,16 @@ import org.junit.jupiter.api.Test;
  * hour here, so a reservation whose end has passed is still {@code confirmed}, and only the end
  * time decides what an extension may do.
  */
+@GatewayTest(settings = {
+    "GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=3600000"})
 class ExtensionWindowTest {
   private static final Instant LATER = Instant.now().plus(3, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
   private static ApiClient carol;
 
   @BeforeAll
-  static void start() {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS", "3600000");
-    node = TestGateway.start(settings);
+  static void start(TestGateway gateway) {
+    node = gateway;
     carol = ApiClient.signIn(node, "carol");
     carol.saveCard("4242424242424242");
   }
@@ -37,11 +37,6 @@ class ExtensionWindowTest {
   @AfterEach
   void theLedgerChecksOut() {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test
@@ -70,10 +65,8 @@ class ExtensionWindowTest {
     assertEquals(200, ApiClient.completeCheckout(node, ApiClient.sessionOf(extension.getString("checkout_url")),
         "4242424242424242").statusCode());
     String payment = "(SELECT id FROM payments WHERE extension_id = '" + extension.getString("id") + "')";
-    for (int i = 0; i < 300 && count("SELECT count(*) FROM refunds WHERE status = 'succeeded'"
-        + " AND reason = 'late_payment' AND payment_id = " + payment) == 0; i++) {
-      pause();
-    }
+    Eventually.eventually("the late payment was refunded", () -> count("SELECT count(*) FROM refunds"
+        + " WHERE status = 'succeeded' AND reason = 'late_payment' AND payment_id = " + payment), n -> n > 0);
     assertEquals(1L, count("SELECT count(*) FROM refunds WHERE status = 'succeeded' AND reason = 'late_payment'"
         + " AND payment_id = " + payment), "the late extension payment is refunded in full");
     JsonObject after = carol.json("/api/v1/reservations/" + id);
@@ -90,14 +83,5 @@ class ExtensionWindowTest {
 
   private static long count(String sql) {
     return node.sql(sql).iterator().next().getLong(0);
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
@@ -12,12 +13,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** After payment: start, run, extend, cancel with refunds, end; and every move the state machine refuses. */
+@GatewayTest(settings = {
+    "GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=200",
+    "GATEWAY_RESERVATIONS_SANDBOX_INSTANCE_READY_MS=300"})
 class ReservationLifecycleTest {
   private static final Instant LATER = Instant.now().plus(2, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
@@ -25,11 +27,8 @@ class ReservationLifecycleTest {
   private static ApiClient bob;
 
   @BeforeAll
-  static void start() {
-    Map<String, String> settings = TestGateway.settings();
-    settings.put("GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS", "200");
-    settings.put("GATEWAY_RESERVATIONS_SANDBOX_INSTANCE_READY_MS", "300");
-    node = TestGateway.start(settings);
+  static void start(TestGateway gateway) {
+    node = gateway;
     alice = ApiClient.signIn(node, "alice");
     bob = ApiClient.signIn(node, "bob");
     alice.saveCard("4242424242424242");
@@ -38,11 +37,6 @@ class ReservationLifecycleTest {
   @org.junit.jupiter.api.AfterEach
   void theLedgerChecksOut() {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   @Test

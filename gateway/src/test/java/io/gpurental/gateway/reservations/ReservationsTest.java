@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.TestGateway;
-import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -33,8 +33,8 @@ class ReservationsTest {
   private static final Instant START = Instant.now().plus(3, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway a;
   private static TestGateway b;
-  private static String aliceToken;
-  private static String bobToken;
+  private static ApiClient alice;
+  private static ApiClient bob;
 
   @BeforeAll
   static void start() {
@@ -42,8 +42,8 @@ class ReservationsTest {
     cluster.forEach(settings -> settings.put("GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE", "100000"));
     a = TestGateway.start(cluster.get(0));
     b = TestGateway.start(cluster.get(1));
-    aliceToken = token("alice");
-    bobToken = token("bob");
+    alice = ApiClient.signIn(a, "alice");
+    bob = ApiClient.signIn(a, "bob");
   }
 
   @AfterAll
@@ -57,14 +57,14 @@ class ReservationsTest {
     int clients = 50;
     List<String> quoteIds = new ArrayList<>();
     for (int i = 0; i < clients; i++) {
-      quoteIds.add(quote("off_fra_a100_01", 1 + i % 2, START.plus(i % 3, ChronoUnit.HOURS), 4).getString("id"));
+      quoteIds.add(alice.quote("off_fra_a100_01", 1 + i % 2, START.plus(i % 3, ChronoUnit.HOURS), 4).getString("id"));
     }
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < clients; i++) {
       TestGateway node = i % 2 == 0 ? a : b;
       String quoteId = quoteIds.get(i);
-      calls.add(CompletableFuture.supplyAsync(() -> reserve(node, aliceToken, quoteId, UUID.randomUUID().toString()), pool));
+      calls.add(CompletableFuture.supplyAsync(() -> reserve(alice.on(node), quoteId, UUID.randomUUID().toString()), pool));
     }
     Set<String> created = new HashSet<>();
     int conflicts = 0;
@@ -90,13 +90,13 @@ class ReservationsTest {
 
   @Test
   void theSameKeySentTenTimesAtOnceMakesOneReservation() throws Exception {
-    String quoteId = quote("off_osl_5090_01", 1, START.plus(10, ChronoUnit.DAYS), 2).getString("id");
+    String quoteId = alice.quote("off_osl_5090_01", 1, START.plus(10, ChronoUnit.DAYS), 2).getString("id");
     String key = "retry-" + UUID.randomUUID();
     ExecutorService pool = Executors.newFixedThreadPool(10);
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       TestGateway node = i % 2 == 0 ? a : b;
-      calls.add(CompletableFuture.supplyAsync(() -> reserve(node, aliceToken, quoteId, key), pool));
+      calls.add(CompletableFuture.supplyAsync(() -> reserve(alice.on(node), quoteId, key), pool));
     }
     Set<String> bodies = new HashSet<>();
     for (CompletableFuture<HttpResponse<String>> call : calls) {
@@ -109,16 +109,16 @@ class ReservationsTest {
     String id = new JsonObject(bodies.iterator().next()).getString("id");
     assertEquals(1, a.sql("SELECT count(*) FROM reservations WHERE quote_id = '" + quoteId + "'").iterator().next()
         .getLong(0));
-    HttpResponse<String> different = reserveWith(a, aliceToken, key, new JsonObject().put("quote_id", quoteId)
-        .put("ssh_public_key", SSH_KEY).put("payment", "saved_card"));
+    HttpResponse<String> different = alice.post("/api/v1/reservations", new JsonObject().put("quote_id", quoteId)
+        .put("ssh_public_key", SSH_KEY).put("payment", "saved_card"), key);
     assertEquals(422, different.statusCode(), "same key, different body");
     assertNotNull(id);
   }
 
   @Test
   void aHeldReservationIsLockedToTheQuotedPriceAndBlocksTheCatalog() {
-    JsonObject quote = quote("off_nyc_h200_01", 8, START.plus(12, ChronoUnit.DAYS), 3);
-    HttpResponse<String> response = reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString());
+    JsonObject quote = alice.quote("off_nyc_h200_01", 8, START.plus(12, ChronoUnit.DAYS), 3);
+    HttpResponse<String> response = reserve(alice, quote.getString("id"), UUID.randomUUID().toString());
     assertEquals(201, response.statusCode(), response.body());
     JsonObject reservation = new JsonObject(response.body());
     assertEquals("pending_payment", reservation.getString("status"));
@@ -134,74 +134,70 @@ class ReservationsTest {
 
   @Test
   void othersCannotReadOrCancelAReservation() {
-    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(5, ChronoUnit.DAYS), 2);
-    String id = new JsonObject(reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString()).body())
+    JsonObject quote = alice.quote("off_osl_4090_01", 1, START.plus(5, ChronoUnit.DAYS), 2);
+    String id = new JsonObject(reserve(alice, quote.getString("id"), UUID.randomUUID().toString()).body())
         .getString("id");
-    assertEquals(404, bearer(b, bobToken, "GET", "/api/v1/reservations/" + id).statusCode());
-    assertEquals(404, bearer(b, bobToken, "POST", "/api/v1/reservations/" + id + "/cancel").statusCode());
-    JsonArray bobs = new JsonObject(bearer(a, bobToken, "GET", "/api/v1/reservations").body()).getJsonArray("data");
+    assertEquals(404, bob.on(b).get("/api/v1/reservations/" + id).statusCode());
+    assertEquals(404, bob.on(b).post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
+    JsonArray bobs = new JsonObject(bob.get("/api/v1/reservations").body()).getJsonArray("data");
     assertTrue(bobs.stream().noneMatch(r -> ((JsonObject) r).getString("id").equals(id)));
-    assertEquals(200, bearer(a, aliceToken, "GET", "/api/v1/reservations/" + id).statusCode());
+    assertEquals(200, alice.get("/api/v1/reservations/" + id).statusCode());
   }
 
   @Test
   void cancellingAHoldReleasesItsGpusAndCannotBeRepeated() {
-    JsonObject quote = quote("off_fra_l40s_01", 8, START.plus(8, ChronoUnit.DAYS), 2);
-    String id = new JsonObject(reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString()).body())
+    JsonObject quote = alice.quote("off_fra_l40s_01", 8, START.plus(8, ChronoUnit.DAYS), 2);
+    String id = new JsonObject(reserve(alice, quote.getString("id"), UUID.randomUUID().toString()).body())
         .getString("id");
-    HttpResponse<String> cancelled = bearer(b, aliceToken, "POST", "/api/v1/reservations/" + id + "/cancel");
+    HttpResponse<String> cancelled = alice.on(b).post("/api/v1/reservations/" + id + "/cancel", null);
     assertEquals(200, cancelled.statusCode(), cancelled.body());
     assertEquals("cancelled", new JsonObject(cancelled.body()).getString("status"));
     assertEquals(0, a.sql("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + id + "'")
         .iterator().next().getLong(0));
-    assertEquals(409, bearer(a, aliceToken, "POST", "/api/v1/reservations/" + id + "/cancel").statusCode(),
+    assertEquals(409, alice.post("/api/v1/reservations/" + id + "/cancel", null).statusCode(),
         "a cancelled reservation cannot be cancelled again");
-    JsonObject again = quote("off_fra_l40s_01", 8, START.plus(8, ChronoUnit.DAYS), 2);
-    assertEquals(201, reserve(b, aliceToken, again.getString("id"), UUID.randomUUID().toString()).statusCode(),
+    JsonObject again = alice.quote("off_fra_l40s_01", 8, START.plus(8, ChronoUnit.DAYS), 2);
+    assertEquals(201, reserve(alice.on(b), again.getString("id"), UUID.randomUUID().toString()).statusCode(),
         "the released GPUs can be booked again");
   }
 
   @Test
   void savedSshKeysCanBeUsedForReservationsAndAreEachOwnersOwn() {
-    HttpResponse<String> saved = a.send(HttpRequest.newBuilder(URI.create(a.url("/api/v1/ssh-keys")))
-        .header("Authorization", "Bearer " + aliceToken).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", "laptop").put("public_key", SSH_KEY).encode())));
+    HttpResponse<String> saved = alice.post("/api/v1/ssh-keys",
+        new JsonObject().put("name", "laptop").put("public_key", SSH_KEY));
     assertEquals(201, saved.statusCode(), saved.body());
     JsonObject key = new JsonObject(saved.body());
     assertTrue(key.getString("fingerprint").startsWith("SHA256:"));
     assertEquals("ssh-ed25519", key.getString("type"));
-    JsonArray listed = new JsonObject(bearer(b, aliceToken, "GET", "/api/v1/ssh-keys").body()).getJsonArray("data");
+    JsonArray listed = new JsonObject(alice.on(b).get("/api/v1/ssh-keys").body()).getJsonArray("data");
     assertTrue(listed.stream().anyMatch(k -> ((JsonObject) k).getString("id").equals(key.getString("id"))));
 
-    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(6, ChronoUnit.DAYS), 2);
-    HttpResponse<String> reserved = reserveWith(a, aliceToken, UUID.randomUUID().toString(), new JsonObject()
+    JsonObject quote = alice.quote("off_osl_4090_01", 1, START.plus(6, ChronoUnit.DAYS), 2);
+    HttpResponse<String> reserved = alice.post("/api/v1/reservations", new JsonObject()
         .put("quote_id", quote.getString("id")).put("ssh_key_id", key.getString("id")).put("payment", "checkout"));
     assertEquals(201, reserved.statusCode(), reserved.body());
     assertEquals(key.getString("fingerprint"), new JsonObject(reserved.body()).getJsonObject("ssh").getString("fingerprint"));
 
-    assertEquals(404, bearer(a, bobToken, "DELETE", "/api/v1/ssh-keys/" + key.getString("id")).statusCode());
-    JsonObject bobQuote = quoteOn(a, bobToken, "off_osl_4090_01", 1, START.plus(7, ChronoUnit.DAYS), 2);
-    HttpResponse<String> stolen = reserveWith(a, bobToken, UUID.randomUUID().toString(), new JsonObject()
+    assertEquals(404, bob.delete("/api/v1/ssh-keys/" + key.getString("id")).statusCode());
+    JsonObject bobQuote = bob.quote("off_osl_4090_01", 1, START.plus(7, ChronoUnit.DAYS), 2);
+    HttpResponse<String> stolen = bob.post("/api/v1/reservations", new JsonObject()
         .put("quote_id", bobQuote.getString("id")).put("ssh_key_id", key.getString("id")).put("payment", "checkout"));
     assertEquals(400, stolen.statusCode(), "another account's key is unknown to bob");
-    assertEquals(204, bearer(a, aliceToken, "DELETE", "/api/v1/ssh-keys/" + key.getString("id")).statusCode());
+    assertEquals(204, alice.delete("/api/v1/ssh-keys/" + key.getString("id")).statusCode());
   }
 
   @Test
   void aRetryIsReplayedEvenWhenWhatTheRequestNamedIsGone() {
-    HttpResponse<String> saved = a.send(HttpRequest.newBuilder(URI.create(a.url("/api/v1/ssh-keys")))
-        .header("Authorization", "Bearer " + aliceToken).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", "temp")
-            .put("public_key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc t")
-            .encode())));
+    HttpResponse<String> saved = alice.post("/api/v1/ssh-keys", new JsonObject().put("name", "temp")
+        .put("public_key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc t"));
     String keyId = new JsonObject(saved.body()).getString("id");
-    JsonObject body = new JsonObject().put("quote_id", quote("off_osl_4090_01", 1, START.plus(11, ChronoUnit.DAYS), 2)
+    JsonObject body = new JsonObject().put("quote_id", alice.quote("off_osl_4090_01", 1, START.plus(11, ChronoUnit.DAYS), 2)
         .getString("id")).put("ssh_key_id", keyId).put("payment", "checkout");
     String idempotencyKey = UUID.randomUUID().toString();
-    HttpResponse<String> first = reserveWith(a, aliceToken, idempotencyKey, body);
+    HttpResponse<String> first = alice.post("/api/v1/reservations", body, idempotencyKey);
     assertEquals(201, first.statusCode(), first.body());
-    assertEquals(204, bearer(a, aliceToken, "DELETE", "/api/v1/ssh-keys/" + keyId).statusCode());
-    HttpResponse<String> retry = reserveWith(b, aliceToken, idempotencyKey, body);
+    assertEquals(204, alice.delete("/api/v1/ssh-keys/" + keyId).statusCode());
+    HttpResponse<String> retry = alice.on(b).post("/api/v1/reservations", body, idempotencyKey);
     assertEquals(201, retry.statusCode(), "replayed although the SSH key no longer exists: " + retry.body());
     assertEquals(first.body(), retry.body());
   }
@@ -211,7 +207,7 @@ class ReservationsTest {
     java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
     java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
     CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> stream = client.sendAsync(
-        HttpRequest.newBuilder(URI.create(b.url("/api/v1/events"))).header("Authorization", "Bearer " + aliceToken)
+        HttpRequest.newBuilder(URI.create(b.url("/api/v1/events"))).header("Authorization", "Bearer " + alice.token())
             .build(), HttpResponse.BodyHandlers.ofLines());
     HttpResponse<java.util.stream.Stream<String>> response = stream.get(30, java.util.concurrent.TimeUnit.SECONDS);
     assertEquals(200, response.statusCode());
@@ -221,8 +217,8 @@ class ReservationsTest {
     reader.start();
     assertEquals(": connected", lines.poll(30, java.util.concurrent.TimeUnit.SECONDS));
 
-    JsonObject quote = quote("off_osl_4090_01", 1, START.plus(9, ChronoUnit.DAYS), 2);
-    String id = new JsonObject(reserve(a, aliceToken, quote.getString("id"), UUID.randomUUID().toString()).body())
+    JsonObject quote = alice.quote("off_osl_4090_01", 1, START.plus(9, ChronoUnit.DAYS), 2);
+    String id = new JsonObject(reserve(alice, quote.getString("id"), UUID.randomUUID().toString()).body())
         .getString("id");
     String data = null;
     for (int i = 0; i < 20 && data == null; i++) {
@@ -237,19 +233,17 @@ class ReservationsTest {
 
   @Test
   void badRequestsAreRefusedWithoutWritingAnything() {
-    JsonObject quote = quote("off_nyc_h100_01", 1, START.plus(20, ChronoUnit.DAYS), 1);
+    JsonObject quote = alice.quote("off_nyc_h100_01", 1, START.plus(20, ChronoUnit.DAYS), 1);
     long before = a.sql("SELECT count(*) FROM reservations").iterator().next().getLong(0);
-    HttpResponse<String> badKey = reserveWith(a, aliceToken, UUID.randomUUID().toString(), new JsonObject()
+    HttpResponse<String> badKey = alice.post("/api/v1/reservations", new JsonObject()
         .put("quote_id", quote.getString("id")).put("ssh_public_key", "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQC7")
         .put("payment", "checkout"));
     assertEquals(400, badKey.statusCode());
     assertTrue(badKey.body().contains("#/ssh_public_key"), badKey.body());
-    HttpResponse<String> noKey = a.send(HttpRequest.newBuilder(URI.create(a.url("/api/v1/reservations")))
-        .header("Authorization", "Bearer " + aliceToken).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("quote_id", quote.getString("id"))
-            .put("ssh_public_key", SSH_KEY).put("payment", "checkout").encode())));
+    HttpResponse<String> noKey = alice.post("/api/v1/reservations", new JsonObject()
+        .put("quote_id", quote.getString("id")).put("ssh_public_key", SSH_KEY).put("payment", "checkout"), null);
     assertEquals(400, noKey.statusCode(), "API clients must send an Idempotency-Key");
-    HttpResponse<String> unknownQuote = reserveWith(a, aliceToken, UUID.randomUUID().toString(), new JsonObject()
+    HttpResponse<String> unknownQuote = alice.post("/api/v1/reservations", new JsonObject()
         .put("quote_id", "quo_x.1.y").put("ssh_public_key", SSH_KEY).put("payment", "checkout"));
     assertEquals(400, unknownQuote.statusCode());
     assertEquals(before, a.sql("SELECT count(*) FROM reservations").iterator().next().getLong(0));
@@ -260,9 +254,9 @@ class ReservationsTest {
     List<Map<String, String>> cluster = TestGateway.twoNodeCluster();
     TestGateway maker = TestGateway.start(cluster.get(0));
     try (TestGateway survivor = TestGateway.start(cluster.get(1))) {
-      String token = token(maker, "carol");
-      JsonObject quote = quoteOn(maker, token, "off_osl_5090_01", 2, START.plus(1, ChronoUnit.DAYS), 1);
-      String id = new JsonObject(reserve(maker, token, quote.getString("id"), UUID.randomUUID().toString()).body())
+      ApiClient carol = ApiClient.signIn(maker, "carol");
+      JsonObject quote = carol.quote("off_osl_5090_01", 2, START.plus(1, ChronoUnit.DAYS), 1);
+      String id = new JsonObject(reserve(carol, quote.getString("id"), UUID.randomUUID().toString()).body())
           .getString("id");
       maker.close();
       survivor.sql("UPDATE reservations SET hold_expires_at = now() - interval '1 second' WHERE id = '" + id + "'");
@@ -274,43 +268,8 @@ class ReservationsTest {
     }
   }
 
-  private static String token(String login) {
-    return token(a, login);
-  }
-
-  private static String token(TestGateway node, String login) {
-    WebSession browser = new WebSession();
-    browser.signIn(node, "github", login);
-    return new JsonObject(browser.write("POST", node.url("/api/v1/tokens"), new JsonObject().put("name", "test")
-        .put("scopes", new JsonArray().add("reservations:write").add("catalog:read"))).body()).getString("token");
-  }
-
-  private static JsonObject quote(String offerId, int gpus, Instant start, int hours) {
-    return quoteOn(a, aliceToken, offerId, gpus, start, hours);
-  }
-
-  private static JsonObject quoteOn(TestGateway node, String token, String offerId, int gpus, Instant start, int hours) {
-    HttpResponse<String> response = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/quotes")))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("offer_id", offerId).put("gpu_count", gpus)
-            .put("start", start.toString()).put("hours", hours).encode())));
-    assertEquals(201, response.statusCode(), response.body());
-    return new JsonObject(response.body());
-  }
-
-  static HttpResponse<String> reserve(TestGateway node, String token, String quoteId, String key) {
-    return reserveWith(node, token, key, new JsonObject().put("quote_id", quoteId).put("ssh_public_key", SSH_KEY)
-        .put("payment", "checkout"));
-  }
-
-  private static HttpResponse<String> reserveWith(TestGateway node, String token, String key, JsonObject body) {
-    return node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations")))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.ofString(body.encode())));
-  }
-
-  private static HttpResponse<String> bearer(TestGateway node, String token, String method, String path) {
-    return node.send(HttpRequest.newBuilder(URI.create(node.url(path))).header("Authorization", "Bearer " + token)
-        .method(method, HttpRequest.BodyPublishers.noBody()));
+  static HttpResponse<String> reserve(ApiClient renter, String quoteId, String key) {
+    return renter.post("/api/v1/reservations", new JsonObject().put("quote_id", quoteId).put("ssh_public_key", SSH_KEY)
+        .put("payment", "checkout"), key);
   }
 }

@@ -37,6 +37,11 @@ public final class ApiClient {
     return new ApiClient(node, new JsonObject(created.body()).getString("token"));
   }
 
+  /** The bearer token, for requests this client does not make (an event stream). */
+  public String token() {
+    return token;
+  }
+
   /** The same token against another node of the cluster. */
   public ApiClient on(TestGateway other) {
     return new ApiClient(other, token);
@@ -72,6 +77,25 @@ public final class ApiClient {
     return new JsonObject(response.body());
   }
 
+  /** A quote for {@code hours} from {@code start} (now when null); asserts 201. */
+  public JsonObject quote(String offerId, int gpus, Instant start, int hours) {
+    JsonObject body = new JsonObject().put("offer_id", offerId).put("gpu_count", gpus).put("hours", hours);
+    if (start != null) {
+      body.put("start", start.toString());
+    }
+    HttpResponse<String> quoted = post("/api/v1/quotes", body, null);
+    assertEquals(201, quoted.statusCode(), quoted.body());
+    return new JsonObject(quoted.body());
+  }
+
+  /** A reservation of a quote, paid by {@code payment}; asserts 201. */
+  public JsonObject reserve(String quoteId, String payment) {
+    HttpResponse<String> created = post("/api/v1/reservations",
+        new JsonObject().put("quote_id", quoteId).put("ssh_public_key", SSH_KEY).put("payment", payment));
+    assertEquals(201, created.statusCode(), created.body());
+    return new JsonObject(created.body());
+  }
+
   /** A reservation quoted on the spot; asserts 201. */
   public JsonObject reserve(String offerId, int gpus, Instant start, int hours, String payment) {
     HttpResponse<String> created = post("/api/v1/reservations", reservationRequest(offerId, gpus, start, hours, payment));
@@ -90,15 +114,8 @@ public final class ApiClient {
 
   /** Polls the reservation (bounded, 30 s) until it matches. */
   public JsonObject await(String reservationId, Predicate<JsonObject> condition, String what) {
-    JsonObject last = null;
-    for (int i = 0; i < 300; i++) {
-      last = json("/api/v1/reservations/" + reservationId);
-      if (condition.test(last)) {
-        return last;
-      }
-      pause();
-    }
-    throw new AssertionError(reservationId + " never " + what + "; last: " + last);
+    return Eventually.eventually(reservationId + " " + what, () -> json("/api/v1/reservations/" + reservationId),
+        condition);
   }
 
   public JsonObject awaitStatus(String reservationId, String status) {
@@ -113,14 +130,16 @@ public final class ApiClient {
     HttpResponse<String> done = completeCheckout(node, session, card);
     assertEquals(200, done.statusCode(), done.body());
     String last4 = card.substring(card.length() - 4);
-    for (int i = 0; i < 300; i++) {
-      JsonArray cards = json("/api/v1/payment-methods").getJsonArray("data");
-      if (!cards.isEmpty() && last4.equals(cards.getJsonObject(0).getString("last4"))) {
-        return cards.getJsonObject(0);
-      }
-      pause();
-    }
-    throw new AssertionError("the card was never saved");
+    JsonArray cards = Eventually.eventually("the card was saved", () -> json("/api/v1/payment-methods")
+        .getJsonArray("data"), saved -> !saved.isEmpty() && last4.equals(saved.getJsonObject(0).getString("last4")));
+    return cards.getJsonObject(0);
+  }
+
+  /** Pays a reservation's pending sandbox Checkout with {@code card}, as its hosted page would; asserts 200. */
+  public void payByCheckout(JsonObject reservation, String card) {
+    String session = sessionOf(reservation.getJsonObject("payment").getString("checkout_url"));
+    HttpResponse<String> paid = completeCheckout(node, session, card);
+    assertEquals(200, paid.statusCode(), paid.body());
   }
 
   /** Pays (or fails to pay) a sandbox Checkout Session with a test card, as its hosted page would. */
@@ -151,14 +170,5 @@ public final class ApiClient {
     JsonArray list = new JsonArray();
     problems.forEach(row -> list.add(row.getString(0) + " " + row.getString(1) + ": " + row.getString(2)));
     return new JsonObject().put("ok", list.isEmpty()).put("problems", list);
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

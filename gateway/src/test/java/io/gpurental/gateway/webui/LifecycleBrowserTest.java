@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.BrowserTestBase;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.vertx.sqlclient.Row;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * with its SSH command, cancel with the refund shown before and after; and a saved card that pays
  * a reservation at once, listed on the Payments page, then removed.
  */
-@BrowserTestBase.GatewaySettings({
+@GatewayTest(settings = {
     "GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=200",
     "GATEWAY_RESERVATIONS_SANDBOX_INSTANCE_READY_MS=500"})
 class LifecycleBrowserTest extends BrowserTestBase {

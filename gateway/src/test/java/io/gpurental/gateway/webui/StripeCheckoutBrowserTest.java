@@ -78,11 +78,10 @@ class StripeCheckoutBrowserTest extends BrowserTestBase {
     WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(15));
     browser.driver().get(session.getUrl());
     fill("4242 4242 4242 4241");
-    assertEquals("Your card number is invalid.",
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("payment-error"))).getText());
+    // the form re-renders its error: wait for the text itself, not for an element that may be replaced
+    wait.until(ExpectedConditions.textToBe(By.id("payment-error"), "Your card number is invalid."));
     fillWithExpiry("4242 4242 4242 4242", "01 / 20");
-    assertEquals("Your card's expiration year is in the past.",
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("payment-error"))).getText());
+    wait.until(ExpectedConditions.textToBe(By.id("payment-error"), "Your card's expiration year is in the past."));
     assertEquals("open", stripe().checkout().sessions().retrieve(session.getId()).getStatus());
   }
 

@@ -1,10 +1,14 @@
 package io.gpurental.gateway.platform.jobs;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,24 +17,42 @@ import org.slf4j.LoggerFactory;
  * Cluster-singleton jobs: every node ticks each job; a cluster-wide lock lets one node at a time
  * run it, and is released when the run ends (or by the cluster when its node dies). The lock saves
  * work, it never decides: a job's SQL must be harmless when run twice or by two nodes at once.
+ * Each job's runs on this node are counted and timed ({@code gateway_job_runs_total},
+ * {@code gateway_job_failures_total}, {@code gateway_job_duration_seconds}), labelled only by the
+ * job's name, which comes from code, never from a request.
  */
 public final class ClusterJobs {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterJobs.class);
   private static final String LOCK_PREFIX = "jobs.";
   private final Vertx vertx;
-  private final Map<String, Supplier<Future<?>>> jobs = new ConcurrentHashMap<>();
+  private final MeterRegistry metrics;
+  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
   private final Map<String, Long> timers = new ConcurrentHashMap<>();
 
-  public ClusterJobs(Vertx vertx) {
+  public ClusterJobs(Vertx vertx, MeterRegistry metrics) {
     this.vertx = vertx;
+    this.metrics = metrics;
   }
+
+  /** A job's work and its meters. */
+  private record Job(String name, Supplier<Future<?>> work, Counter runs, Counter failures, Timer duration) {}
 
   /** Runs {@code work} every {@code period} on one node of the cluster. */
   public void schedule(String name, Duration period, Supplier<Future<?>> work) {
-    if (jobs.putIfAbsent(name, work) != null) {
+    if (jobs.putIfAbsent(name, job(name, work)) != null) {
       throw new IllegalStateException("job '" + name + "' is scheduled already");
     }
     timers.put(name, vertx.setPeriodic(period.toMillis(), id -> runNow(name)));
+  }
+
+  private Job job(String name, Supplier<Future<?>> work) {
+    return new Job(name, work,
+        Counter.builder("gateway.job.runs").description("Runs of a cluster job on this node").tag("job", name)
+            .register(metrics),
+        Counter.builder("gateway.job.failures").description("Runs of a cluster job on this node that failed")
+            .tag("job", name).register(metrics),
+        Timer.builder("gateway.job.duration").description("How long the runs of a cluster job on this node took")
+            .tag("job", name).register(metrics));
   }
 
   /**
@@ -38,23 +60,29 @@ public final class ClusterJobs {
    * Fails when the run fails; the next tick runs it again.
    */
   public Future<Void> runNow(String name) {
-    Supplier<Future<?>> work = jobs.get(name);
-    if (work == null) {
+    Job job = jobs.get(name);
+    if (job == null) {
       return Future.failedFuture(new IllegalArgumentException("no job '" + name + "'"));
     }
     return vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + name, 10).compose(
-        lock -> run(name, work).onComplete(done -> lock.release()),
+        lock -> run(job).onComplete(done -> lock.release()),
         busy -> {
           LOG.debug("Job {} skipped: another node is running it", name);
           return Future.succeededFuture();
         });
   }
 
-  private static Future<Void> run(String name, Supplier<Future<?>> work) {
+  private static Future<Void> run(Job job) {
     long started = System.nanoTime();
-    return work.get()
-        .onSuccess(v -> LOG.debug("Job {} done in {} ms", name, (System.nanoTime() - started) / 1_000_000))
-        .onFailure(e -> LOG.warn("Job {} failed; its next tick retries: {}", name, e.getMessage()))
+    job.runs().increment();
+    // a job that throws instead of returning a failed future fails its run the same way
+    return Future.succeededFuture().compose(v -> job.work().get())
+        .onComplete(done -> job.duration().record(System.nanoTime() - started, TimeUnit.NANOSECONDS))
+        .onSuccess(v -> LOG.debug("Job {} done in {} ms", job.name(), (System.nanoTime() - started) / 1_000_000))
+        .onFailure(e -> {
+          job.failures().increment();
+          LOG.warn("Job {} failed; its next tick retries: {}", job.name(), e.getMessage());
+        })
         .mapEmpty();
   }
 

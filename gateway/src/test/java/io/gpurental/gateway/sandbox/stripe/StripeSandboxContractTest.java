@@ -26,27 +26,23 @@ import com.stripe.param.PaymentIntentCaptureParams;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestDatabase;
 import io.gpurental.gateway.testing.TestGateway;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every call the gateway makes round-trips through stripe-java 33.3.0 into typed objects. */
+@GatewayTest
 class StripeSandboxContractTest {
   private static TestGateway node;
   private static StripeClient stripe;
 
   @BeforeAll
-  static void start() {
-    node = TestGateway.start();
+  static void start(TestGateway gateway) {
+    node = gateway;
     stripe = client(node.gateway().config().stripe().secretKey());
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   static StripeClient client(String key) {

@@ -1,9 +1,9 @@
 package io.gpurental.gateway.payments;
 
+import io.gpurental.gateway.payments.LedgerRepository.Entry;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.util.List;
 
 /**
@@ -14,30 +14,22 @@ import java.util.List;
  * the database refuses, at commit, any transaction that does not sum to zero.
  */
 final class Ledger {
-  private static final String ENTRY = "INSERT INTO ledger_entries (transaction_id, account, amount, currency)"
-      + " VALUES ($1, $2, $3, $4)";
-
   private Ledger() {}
 
   /** A charge of the quoted {@code price} (items and total), by the payment intent that took it. */
   static Future<Void> recordCharge(SqlConnection tx, String paymentIntentId, JsonObject price, String currency) {
     PriceParts parts = PriceParts.of(price);
-    return open(tx, "charge", paymentIntentId).compose(transaction -> tx.preparedQuery(ENTRY).executeBatch(List.of(
-        Tuple.of(transaction, "asset:stripe_clearing", parts.total(), currency),
-        Tuple.of(transaction, "revenue:gpu_hours", -parts.gpuHours(), currency),
-        Tuple.of(transaction, "revenue:platform_fee", -parts.platformFee(), currency),
-        Tuple.of(transaction, "liability:tax", -parts.tax(), currency)))).mapEmpty();
+    return LedgerRepository.record(tx, "charge", paymentIntentId, currency, List.of(
+        new Entry("asset:stripe_clearing", parts.total()),
+        new Entry("revenue:gpu_hours", -parts.gpuHours()),
+        new Entry("revenue:platform_fee", -parts.platformFee()),
+        new Entry("liability:tax", -parts.tax())));
   }
 
   /** Money given back to the card, by the Stripe refund that moved it. */
   static Future<Void> recordRefund(SqlConnection tx, String stripeRefundId, long amount, String currency) {
-    return open(tx, "refund", stripeRefundId).compose(transaction -> tx.preparedQuery(ENTRY).executeBatch(List.of(
-        Tuple.of(transaction, "contra_revenue:refunds", amount, currency),
-        Tuple.of(transaction, "asset:stripe_clearing", -amount, currency)))).mapEmpty();
-  }
-
-  private static Future<Long> open(SqlConnection tx, String kind, String ref) {
-    return tx.preparedQuery("INSERT INTO ledger_transactions (kind, ref) VALUES ($1, $2) RETURNING id")
-        .execute(Tuple.of(kind, ref)).map(rows -> rows.iterator().next().getLong(0));
+    return LedgerRepository.record(tx, "refund", stripeRefundId, currency, List.of(
+        new Entry("contra_revenue:refunds", amount),
+        new Entry("asset:stripe_clearing", -amount)));
   }
 }

@@ -7,7 +7,6 @@ import com.stripe.model.checkout.Session;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.util.Set;
 
 /**
@@ -42,10 +41,9 @@ final class PaymentEvents {
           + ", API version " + event.getApiVersion() + ") could not be read; set the webhook endpoint's API version to "
           + com.stripe.Stripe.API_VERSION));
     }
-    return prepare(event, object).compose(card -> pool.withTransaction(tx -> tx.preparedQuery(
-            "INSERT INTO stripe_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id")
-        .execute(Tuple.of(event.getId(), event.getType()))
-        .compose(fresh -> fresh.size() == 0 ? Future.succeededFuture((PaymentRecords.Applied) null)
+    return prepare(event, object).compose(card -> pool.withTransaction(tx -> PaymentRepository.recordEvent(tx,
+            event.getId(), event.getType())
+        .compose(fresh -> !fresh ? Future.succeededFuture((PaymentRecords.Applied) null)
             : effects(tx, event.getType(), object, card))))
         .map(applied -> {
           if (applied != null) {
@@ -67,7 +65,7 @@ final class PaymentEvents {
   private Future<PaymentRecords.Applied> effects(SqlConnection tx, String type, StripeObject object,
       StripeGateway.SavedCard card) {
     if (card != null) {
-      return SavedCards.save(tx, card).map(PaymentRecords.Applied.NOTHING);
+      return PaymentRepository.saveCard(tx, card).map(PaymentRecords.Applied.NOTHING);
     }
     if (object instanceof Session session) {
       if ("checkout.session.completed".equals(type) && "paid".equals(session.getPaymentStatus())) {
@@ -76,9 +74,7 @@ final class PaymentEvents {
             session.getPaymentIntent(), "paid by card (Stripe Checkout)");
       }
       if ("checkout.session.expired".equals(type)) {
-        return tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
-                + " WHERE checkout_session_id = $1 AND status = 'pending'").execute(Tuple.of(session.getId()))
-            .map(PaymentRecords.Applied.NOTHING);
+        return PaymentRepository.cancelCheckout(tx, session.getId()).map(PaymentRecords.Applied.NOTHING);
       }
     }
     if (object instanceof PaymentIntent intent && intent.getMetadata() != null
@@ -89,10 +85,9 @@ final class PaymentEvents {
       }
       if ("payment_intent.payment_failed".equals(type) && intent.getLastPaymentError() != null) {
         // the renter may still pay at the checkout page: note the reason, keep the payment pending
-        return tx.preparedQuery("UPDATE payments SET failure_code = $2, failure_message = $3, updated_at = now()"
-                + " WHERE id = $1 AND status = 'pending'").execute(Tuple.of(paymentId,
+        return PaymentRepository.noteFailure(tx, paymentId,
                 intent.getLastPaymentError().getDeclineCode() != null ? intent.getLastPaymentError().getDeclineCode()
-                    : intent.getLastPaymentError().getCode(), intent.getLastPaymentError().getMessage()))
+                    : intent.getLastPaymentError().getCode(), intent.getLastPaymentError().getMessage())
             .map(PaymentRecords.Applied.NOTHING);
       }
     }

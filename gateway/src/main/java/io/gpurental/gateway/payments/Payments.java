@@ -1,13 +1,11 @@
 package io.gpurental.gateway.payments;
 
+import io.gpurental.gateway.payments.PaymentRepository.PaymentToCharge;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.util.List;
 
 /**
@@ -109,12 +107,7 @@ public final class Payments {
   /** Writes the pending payment, in the transaction that holds the GPUs. */
   public static Future<Void> recordPending(SqlConnection tx, Charge charge, String method,
       StripeGateway.Checkout checkout) {
-    return tx.preparedQuery("INSERT INTO payments (id, reservation_id, extension_id, account_id, kind,"
-            + " checkout_session_id, checkout_url, amount, currency, status) VALUES ($1, $2, $3, $4, 'charge', $5, $6,"
-            + " $7, $8, 'pending')")
-        .execute(Tuple.from(new Object[] {charge.paymentId(), charge.reservationId(), charge.extensionId(),
-            charge.accountId(), checkout == null ? null : checkout.sessionId(), checkout == null ? null : checkout.url(),
-            charge.amount(), charge.currency()})).mapEmpty();
+    return PaymentRepository.insertPending(tx, charge, checkout);
   }
 
   /**
@@ -122,27 +115,12 @@ public final class Payments {
    * checkout sessions among them, to {@link #expire} after commit.
    */
   public static Future<List<String>> cancelPending(SqlConnection tx, String reservationId) {
-    return openCheckouts(tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
-        + " WHERE reservation_id = $1 AND status = 'pending' RETURNING checkout_session_id").execute(Tuple.of(reservationId)));
+    return PaymentRepository.cancelPending(tx, reservationId);
   }
 
   /** The same for the pending payments of these extensions only (they lapsed with their window). */
   public static Future<List<String>> cancelPendingExtensions(SqlConnection tx, List<String> extensionIds) {
-    return openCheckouts(tx.preparedQuery("UPDATE payments SET status = 'canceled', updated_at = now()"
-            + " WHERE extension_id = ANY($1) AND status = 'pending' RETURNING checkout_session_id")
-        .execute(Tuple.of(extensionIds.toArray(new String[0]))));
-  }
-
-  private static Future<List<String>> openCheckouts(Future<RowSet<Row>> cancelled) {
-    return cancelled.map(rows -> {
-      List<String> sessions = new java.util.ArrayList<>();
-      rows.forEach(row -> {
-        if (row.getString(0) != null) {
-          sessions.add(row.getString(0));
-        }
-      });
-      return sessions;
-    });
+    return PaymentRepository.cancelPendingExtensions(tx, extensionIds);
   }
 
   /** How charging the saved card ended. */
@@ -156,25 +134,23 @@ public final class Payments {
    * in a browser). Safe to call again for the same payment: Stripe sees one payment intent.
    */
   public Future<SavedCardResult> chargeSavedCard(String paymentId) {
-    return pool.preparedQuery("SELECT p.*, s.customer_id, s.default_payment_method FROM payments p"
-            + " LEFT JOIN stripe_customers s ON s.account_id = p.account_id WHERE p.id = $1").execute(Tuple.of(paymentId))
-        .compose(rows -> {
-          Row payment = rows.iterator().next();
-          if (!"pending".equals(payment.getString("status"))) {
+    return PaymentRepository.toCharge(pool, paymentId)
+        .compose(payment -> {
+          if (!"pending".equals(payment.status())) {
             return Future.succeededFuture(new SavedCardResult(SavedCardResult.Outcome.NOT_PENDING, null, null, null));
           }
-          if (payment.getString("default_payment_method") == null) {
+          if (payment.paymentMethodId() == null) {
             return settleDeclined(payment, "no_saved_card", null, "The saved card was removed before the charge.");
           }
-          return stripe.chargeOffSession(paymentId, payment.getString("reservation_id"), payment.getString("customer_id"),
-                  payment.getString("default_payment_method"), payment.getLong("amount"), payment.getString("currency"),
-                  "GPU reservation " + payment.getString("reservation_id"))
+          return stripe.chargeOffSession(paymentId, payment.reservationId(), payment.customerId(),
+                  payment.paymentMethodId(), payment.amount(), payment.currency(),
+                  "GPU reservation " + payment.reservationId())
               .compose(charge -> settle(payment, charge));
         });
   }
 
-  private Future<SavedCardResult> settle(Row payment, StripeGateway.OffSessionCharge charge) {
-    String paymentId = payment.getString("id");
+  private Future<SavedCardResult> settle(PaymentToCharge payment, StripeGateway.OffSessionCharge charge) {
+    String paymentId = payment.id();
     if (charge instanceof StripeGateway.OffSessionCharge.Paid paid) {
       return pool.withTransaction(tx -> records.succeeded(tx, paymentId, null, paid.paymentIntentId(),
               "paid with the saved card"))
@@ -198,11 +174,11 @@ public final class Payments {
             message));
   }
 
-  private Future<SavedCardResult> settleDeclined(Row payment, String code, String declineCode, String message) {
+  private Future<SavedCardResult> settleDeclined(PaymentToCharge payment, String code, String declineCode,
+      String message) {
     String cause = "card declined (" + (declineCode != null ? declineCode : code) + "); hold released";
-    return pool.withTransaction(tx -> records.failed(tx, payment.getString("id"), code, message)
-            .compose(v -> outcomes.unpaid(tx, payment.getString("reservation_id"),
-                payment.getString("extension_id"), cause)))
+    return pool.withTransaction(tx -> records.failed(tx, payment.id(), code, message)
+            .compose(v -> outcomes.unpaid(tx, payment.reservationId(), payment.extensionId(), cause)))
         .map(v -> new SavedCardResult(SavedCardResult.Outcome.DECLINED, code, declineCode, message));
   }
 

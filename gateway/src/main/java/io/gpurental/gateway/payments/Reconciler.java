@@ -5,14 +5,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,11 +53,8 @@ final class Reconciler {
       if (handled.isEmpty()) {
         return Future.succeededFuture();
       }
-      return pool.preparedQuery("SELECT id FROM stripe_events WHERE id = ANY($1)")
-          .execute(Tuple.of(handled.stream().map(Event::getId).toArray(String[]::new)))
-          .compose(rows -> {
-            Set<String> seen = new HashSet<>();
-            rows.forEach(row -> seen.add(row.getString(0)));
+      return PaymentRepository.recordedEvents(pool, handled.stream().map(Event::getId).toList())
+          .compose(seen -> {
             // oldest first, as they happened
             List<Event> missed = new ArrayList<>(handled.stream().filter(e -> !seen.contains(e.getId())).toList());
             Collections.reverse(missed);

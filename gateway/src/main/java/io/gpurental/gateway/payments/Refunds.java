@@ -1,13 +1,14 @@
 package io.gpurental.gateway.payments;
 
+import io.gpurental.gateway.payments.RefundRepository.NewRefund;
+import io.gpurental.gateway.payments.RefundRepository.RefundablePayment;
+import io.gpurental.gateway.payments.RefundRepository.SucceededRefund;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.Money;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +31,7 @@ public final class Refunds {
   private final StripeGateway stripe;
 
   /** SQL: refund row {@code f} as JSON, as {@link #toApi} reads it back. */
-  public static final String AS_JSON = "json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,"
-      + " 'reason', f.reason, 'status', f.status, 'created_at', f.created_at)";
+  public static final String AS_JSON = RefundRepository.AS_JSON;
 
   /** A refund as the API shows it, from its {@link #AS_JSON} form. */
   public static JsonObject toApi(JsonObject stored) {
@@ -59,36 +59,28 @@ public final class Refunds {
     if (amount <= 0) {
       return Future.succeededFuture(List.of());
     }
-    return tx.preparedQuery("SELECT p.id, p.currency, p.amount - coalesce((SELECT sum(f.amount) FROM refunds f"
-            + " WHERE f.payment_id = p.id AND f.status <> 'failed'), 0) AS refundable FROM payments p"
-            + " WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')"
-            + " ORDER BY p.created_at DESC, p.id DESC FOR UPDATE OF p").execute(Tuple.of(reservationId))
-        .compose(rows -> {
-          List<Tuple> refunds = new ArrayList<>();
-          List<String> ids = new ArrayList<>();
+    return RefundRepository.refundablePayments(tx, reservationId)
+        .compose(payments -> {
+          List<NewRefund> refunds = new ArrayList<>();
           long left = amount;
-          for (Row payment : rows) {
-            long take = Math.min(left, payment.getLong("refundable"));
+          for (RefundablePayment payment : payments) {
+            long take = Math.min(left, payment.refundable());
             if (take > 0) {
-              String id = Ids.newId("rfd");
-              ids.add(id);
-              refunds.add(Tuple.of(id, payment.getString("id"), take, payment.getString("currency"), reason));
+              refunds.add(new NewRefund(Ids.newId("rfd"), payment.id(), take, payment.currency(), reason));
               left -= take;
             }
           }
+          List<String> ids = refunds.stream().map(NewRefund::id).toList();
           return refunds.isEmpty() ? Future.succeededFuture(ids)
-              : tx.preparedQuery("INSERT INTO refunds (id, payment_id, amount, currency, reason, status)"
-                  + " VALUES ($1, $2, $3, $4, $5, 'pending')").executeBatch(refunds).map(ids);
+              : RefundRepository.insertPending(tx, refunds).map(ids);
         });
   }
 
   /** A full refund of one payment (e.g. paid after its GPUs were gone). */
   static Future<List<String>> wholePayment(SqlConnection tx, String paymentId, String reason) {
     String id = Ids.newId("rfd");
-    return tx.preparedQuery("INSERT INTO refunds (id, payment_id, amount, currency, reason, status)"
-            + " SELECT $1, p.id, p.amount - p.amount_refunded, p.currency, $2, 'pending' FROM payments p"
-            + " WHERE p.id = $3 AND p.amount > p.amount_refunded RETURNING id").execute(Tuple.of(id, reason, paymentId))
-        .map(rows -> rows.size() == 0 ? List.of() : List.of(id));
+    return RefundRepository.insertWholePayment(tx, id, paymentId, reason)
+        .map(written -> written ? List.of(id) : List.of());
   }
 
   /** Executes pending refunds one after another; failures stay pending for the reconciler. */
@@ -105,44 +97,36 @@ public final class Refunds {
 
   /** Asks Stripe for one pending refund and records the result (at most once). */
   Future<Void> execute(String refundId) {
-    return pool.preparedQuery("SELECT f.amount, f.status, p.payment_intent_id FROM refunds f"
-            + " JOIN payments p ON p.id = f.payment_id WHERE f.id = $1").execute(Tuple.of(refundId))
-        .compose(rows -> {
-          Row refund = rows.iterator().next();
-          if (!"pending".equals(refund.getString("status"))) {
+    return RefundRepository.toExecute(pool, refundId)
+        .compose(refund -> {
+          if (!"pending".equals(refund.status())) {
             return Future.succeededFuture();
           }
-          return stripe.refund(refundId, refund.getString("payment_intent_id"), refund.getLong("amount"))
+          return stripe.refund(refundId, refund.paymentIntentId(), refund.amount())
               .recover(failure -> recordAttempt(refundId, failure).compose(v -> Future.failedFuture(failure)))
               .compose(stripeId -> pool.withTransaction(tx -> recordSucceeded(tx, refundId, stripeId)));
         });
   }
 
   static Future<Void> recordSucceeded(SqlConnection tx, String refundId, String stripeRefundId) {
-    return tx.preparedQuery("UPDATE refunds SET status = 'succeeded', stripe_refund_id = $2, updated_at = now()"
-            + " WHERE id = $1 AND status = 'pending' RETURNING payment_id, amount, currency")
-        .execute(Tuple.of(refundId, stripeRefundId))
-        .compose(rows -> {
-          if (rows.size() == 0) {
+    return RefundRepository.markSucceeded(tx, refundId, stripeRefundId)
+        .compose(succeeded -> {
+          if (succeeded.isEmpty()) {
             return Future.succeededFuture();
           }
-          Row refund = rows.iterator().next();
-          return tx.preparedQuery("UPDATE payments SET amount_refunded = amount_refunded + $2, updated_at = now(),"
-                  + " status = CASE WHEN amount_refunded + $2 = amount THEN 'refunded' ELSE status END WHERE id = $1")
-              .execute(Tuple.of(refund.getString("payment_id"), refund.getLong("amount")))
-              .compose(v -> Ledger.recordRefund(tx, stripeRefundId, refund.getLong("amount"), refund.getString("currency")));
+          SucceededRefund refund = succeeded.get();
+          return RefundRepository.takeOffPayment(tx, refund.paymentId(), refund.amount())
+              .compose(v -> Ledger.recordRefund(tx, stripeRefundId, refund.amount(), refund.currency()));
         });
   }
 
   /** A refused or unanswered Stripe call: counted, and raised to an operator now and then. */
   private Future<Void> recordAttempt(String refundId, Throwable failure) {
-    return pool.preparedQuery("UPDATE refunds SET attempts = attempts + 1, failure_message = $2, updated_at = now()"
-            + " WHERE id = $1 AND status = 'pending' RETURNING attempts")
-        .execute(Tuple.of(refundId, String.valueOf(failure.getMessage())))
-        .onSuccess(rows -> {
-          if (rows.size() > 0 && rows.iterator().next().getInteger(0) % ALERT_EVERY == 0) {
-            LOG.error("Refund {} still not accepted by Stripe after {} attempts: {}", refundId,
-                rows.iterator().next().getInteger(0), failure.getMessage());
+    return RefundRepository.countAttempt(pool, refundId, String.valueOf(failure.getMessage()))
+        .onSuccess(attempts -> {
+          if (attempts.isPresent() && attempts.get() % ALERT_EVERY == 0) {
+            LOG.error("Refund {} still not accepted by Stripe after {} attempts: {}", refundId, attempts.get(),
+                failure.getMessage());
           }
         })
         .<Void>mapEmpty().recover(e -> Future.succeededFuture());
@@ -150,11 +134,6 @@ public final class Refunds {
 
   /** Pending refunds left behind (crash, Stripe unreachable), oldest first. */
   Future<List<String>> pending() {
-    return pool.query("SELECT id FROM refunds WHERE status = 'pending' AND updated_at < now() - interval '5 seconds'"
-        + " ORDER BY created_at LIMIT 100").execute().map(rows -> {
-          List<String> ids = new ArrayList<>();
-          rows.forEach(row -> ids.add(row.getString(0)));
-          return ids;
-        });
+    return RefundRepository.leftPending(pool);
   }
 }

@@ -9,9 +9,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.util.Optional;
 
 /**
@@ -29,45 +26,24 @@ final class SavedCards {
     this.publicBase = publicBase;
   }
 
-  /** The account's Stripe customer and saved card. */
-  record Card(String customer, String paymentMethodId, String brand, String last4) {}
-
   void bind(RouterBuilder api) {
     api.getRoute("listPaymentMethods").addHandler(this::list);
     api.getRoute("setupPaymentMethod").addHandler(this::setup);
     api.getRoute("deletePaymentMethod").addHandler(this::delete);
   }
 
-  Future<Optional<Card>> of(String accountId) {
-    return pool.preparedQuery("SELECT customer_id, default_payment_method, card_brand, card_last4 FROM stripe_customers"
-            + " WHERE account_id = $1 AND default_payment_method IS NOT NULL").execute(Tuple.of(accountId))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(card(rows.iterator().next())));
-  }
-
-  private static Card card(Row row) {
-    return new Card(row.getString("customer_id"), row.getString("default_payment_method"), row.getString("card_brand"),
-        row.getString("card_last4"));
-  }
-
-  /** Records the card a completed setup saved, replacing the one before. */
-  static Future<Void> save(SqlConnection tx, StripeGateway.SavedCard card) {
-    return tx.preparedQuery("UPDATE stripe_customers SET default_payment_method = $2, card_brand = $3, card_last4 = $4,"
-            + " card_exp_month = $5, card_exp_year = $6 WHERE customer_id = $1")
-        .execute(Tuple.of(card.customer(), card.paymentMethodId(), card.brand(), card.last4(),
-            card.expMonth() == null ? null : card.expMonth().intValue(),
-            card.expYear() == null ? null : card.expYear().intValue()))
-        .mapEmpty();
+  /** The account's Stripe customer and saved card, if it has one. */
+  Future<Optional<PaymentRepository.Card>> of(String accountId) {
+    return PaymentRepository.cardOf(pool, accountId);
   }
 
   private void list(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
-    pool.preparedQuery("SELECT default_payment_method, card_brand, card_last4, card_exp_month, card_exp_year"
-            + " FROM stripe_customers WHERE account_id = $1 AND default_payment_method IS NOT NULL")
-        .execute(Tuple.of(caller.accountId()))
-        .onSuccess(rows -> {
+    PaymentRepository.listCards(pool, caller.accountId())
+        .onSuccess(cards -> {
           JsonArray data = new JsonArray();
-          rows.forEach(row -> data.add(new JsonObject().put("id", row.getString(0)).put("brand", row.getString(1))
-              .put("last4", row.getString(2)).put("exp_month", row.getInteger(3)).put("exp_year", row.getInteger(4))));
+          cards.forEach(card -> data.add(new JsonObject().put("id", card.paymentMethodId()).put("brand", card.brand())
+              .put("last4", card.last4()).put("exp_month", card.expMonth()).put("exp_year", card.expYear())));
           ctx.json(new JsonObject().put("data", data));
         })
         .onFailure(ctx::fail);
@@ -92,10 +68,7 @@ final class SavedCards {
           if (card.isEmpty() || !card.get().paymentMethodId().equals(id)) {
             return Future.failedFuture(new NotFound("You have no saved card " + id + "."));
           }
-          return stripe.detach(id).compose(v -> pool.preparedQuery("UPDATE stripe_customers SET"
-              + " default_payment_method = NULL, card_brand = NULL, card_last4 = NULL, card_exp_month = NULL,"
-              + " card_exp_year = NULL WHERE account_id = $1 AND default_payment_method = $2")
-              .execute(Tuple.of(caller.accountId(), id)));
+          return stripe.detach(id).compose(v -> PaymentRepository.forgetCard(pool, caller.accountId(), id));
         })
         .onSuccess(v -> ctx.response().setStatusCode(204).end())
         .onFailure(ctx::fail);

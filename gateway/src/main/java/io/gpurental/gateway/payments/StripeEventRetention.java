@@ -2,7 +2,6 @@ package io.gpurental.gateway.payments;
 
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +24,12 @@ final class StripeEventRetention {
 
   /** Deletes the events received before the retention; completes with how many. */
   Future<Integer> prune() {
-    return pool.preparedQuery("DELETE FROM stripe_events WHERE received_at < now() - make_interval(secs => $1)")
-        .execute(Tuple.of(retention.toSeconds()))
-        .map(rows -> {
-          if (rows.rowCount() > 0) {
-            LOG.info("Pruned {} Stripe event(s) received over {} h ago", rows.rowCount(), retention.toHours());
+    return PaymentRepository.pruneEvents(pool, retention.toSeconds())
+        .map(pruned -> {
+          if (pruned > 0) {
+            LOG.info("Pruned {} Stripe event(s) received over {} h ago", pruned, retention.toHours());
           }
-          return rows.rowCount();
+          return pruned;
         });
   }
 }

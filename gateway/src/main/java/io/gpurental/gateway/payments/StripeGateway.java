@@ -21,7 +21,6 @@ import io.gpurental.gateway.config.StripeConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,15 +58,12 @@ public final class StripeGateway {
 
   /** The account's Stripe customer, created once (however many first payments race). */
   Future<String> customerFor(String accountId) {
-    return pool.preparedQuery("SELECT customer_id FROM stripe_customers WHERE account_id = $1")
-        .execute(Tuple.of(accountId))
-        .compose(rows -> rows.size() > 0 ? Future.succeededFuture(rows.iterator().next().getString(0))
+    return PaymentRepository.customerOf(pool, accountId)
+        .compose(found -> found.isPresent() ? Future.succeededFuture(found.get())
             : blocking(() -> create(accountId))
-                .compose(customer -> pool.preparedQuery("INSERT INTO stripe_customers (account_id, customer_id)"
-                        + " VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING").execute(Tuple.of(accountId, customer))
-                    .compose(v -> pool.preparedQuery("SELECT customer_id FROM stripe_customers WHERE account_id = $1")
-                        .execute(Tuple.of(accountId)))
-                    .map(stored -> stored.iterator().next().getString(0))));
+                .compose(customer -> PaymentRepository.insertCustomer(pool, accountId, customer))
+                .compose(v -> PaymentRepository.customerOf(pool, accountId))
+                .map(stored -> stored.orElseThrow()));
   }
 
   private String create(String accountId) throws StripeException {

@@ -10,9 +10,7 @@ import io.gpurental.gateway.platform.errors.NotFound;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,26 +37,24 @@ final class Cancellations {
 
   Future<JsonObject> cancel(Principal caller, String id) {
     return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row ->
-        ReservationRepository.amountKept(tx, id).compose(kept -> {
-          ReservationStatus status = ReservationStatus.of(row.getString("status"));
+        PaymentViewRepository.amountKept(tx, id).compose(kept -> {
+          ReservationStatus status = row.status();
           boolean paid = status.paidAndLive();
           if (!paid && status != ReservationStatus.PENDING_PAYMENT) {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
                 + " reservations can be cancelled.", new JsonObject().put("status", status.id()));
           }
-          RefundPolicy.Refund refund = paid ? repository.policy().refundFor(kept,
-              row.getOffsetDateTime("start_at").toInstant(), row.getOffsetDateTime("end_at").toInstant(), Instant.now())
+          RefundPolicy.Refund refund = paid ? repository.policy().refundFor(kept, row.start(), row.end(), Instant.now())
               : new RefundPolicy.Refund(0, 0, 0);
-          String currency = row.getString("currency");
-          String cause = "cancelled by " + by(caller, row.getString("account_id"))
+          String currency = row.currency();
+          String cause = "cancelled by " + by(caller, row.accountId())
               + (paid ? "; refund " + Money.format(refund.amount(), currency)
                   + (refund.fee() > 0 ? " after a " + Money.format(refund.fee(), currency) + " fee" : "") : "");
           return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
-              .compose(v -> tx.preparedQuery("UPDATE reservation_extensions SET status = 'cancelled',"
-                  + " hold_expires_at = NULL WHERE reservation_id = $1 AND status = 'pending_payment'").execute(Tuple.of(id)))
+              .compose(v -> ExtensionRepository.cancelPendingOf(tx, id))
               .compose(v -> Payments.cancelPending(tx, id))
               .compose(sessions -> Payments.refundReservation(tx, id, refund.amount(), "cancellation")
-                  .map(ids -> new Cancelled(row.getString("account_id"), status, ids, sessions)));
+                  .map(ids -> new Cancelled(row.accountId(), status, ids, sessions)));
         })))
         .compose(done -> {
           done.openCheckouts().forEach(payments::expire);
@@ -74,16 +70,9 @@ final class Cancellations {
         .map(found -> found.orElseThrow());
   }
 
-  private static Future<Row> lock(SqlConnection tx, String id, Principal caller) {
-    return tx.preparedQuery("SELECT r.status, r.account_id, r.currency, lower(r.period) AS start_at,"
-            + " upper(r.period) AS end_at FROM reservations r WHERE r.id = $1 AND ($3 OR r.account_id = $2) FOR UPDATE")
-        .execute(Tuple.of(id, caller.accountId(), caller.isOperator()))
-        .map(rows -> {
-          if (rows.size() == 0) {
-            throw new NotFound("No reservation " + id + ".");
-          }
-          return rows.iterator().next();
-        });
+  private static Future<ReservationRepository.Locked> lock(SqlConnection tx, String id, Principal caller) {
+    return ReservationRepository.lockVisible(tx, id, caller.accountId(), caller.isOperator())
+        .map(found -> found.orElseThrow(() -> new NotFound("No reservation " + id + ".")));
   }
 
   private static String by(Principal caller, String owner) {

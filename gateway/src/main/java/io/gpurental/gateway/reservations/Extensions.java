@@ -13,9 +13,7 @@ import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -54,8 +52,7 @@ final class Extensions {
     return current(caller, id)
         .compose(row -> "saved_card".equals(method) ? payments.requireSavedCard(caller.accountId()).map(row)
             : Future.succeededFuture(row))
-        .compose(row -> quotes.quote(row.getString("offer_id"), row.getInteger("gpu_count"),
-                new Window(row.getOffsetDateTime("end_at").toInstant(), hours), "#/")
+        .compose(row -> quotes.quote(row.offerId(), row.gpuCount(), new Window(row.end().toInstant(), hours), "#/")
             .compose(quote -> {
               Payments.requireChargeable(quote.total().amount(), quote.total().currency());
               Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), id, Ids.newId("ext"), caller.accountId(),
@@ -73,43 +70,37 @@ final class Extensions {
             }));
   }
 
-  private Future<Row> current(Principal caller, String id) {
-    return repository.pool().preparedQuery("SELECT status, offer_id, gpu_count, upper(period) AS end_at,"
-            + " upper(period) <= now() AS ended, EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = r.id"
-            + " AND x.status = 'pending_payment') AS pending FROM reservations r WHERE id = $1 AND account_id = $2")
-        .execute(Tuple.of(id, caller.accountId()))
-        .map(rows -> {
-          if (rows.size() == 0) {
-            throw new NotFound("No reservation " + id + ".");
-          }
-          Row row = rows.iterator().next();
-          if (!ReservationStatus.of(row.getString("status")).paidAndLive()) {
+  private Future<ExtensionRepository.Extendable> current(Principal caller, String id) {
+    return ExtensionRepository.extendable(repository.pool(), id, caller.accountId())
+        .map(found -> {
+          ExtensionRepository.Extendable row = found.orElseThrow(() -> new NotFound("No reservation " + id + "."));
+          if (!ReservationStatus.of(row.status()).paidAndLive()) {
             throw new Conflict("Only a confirmed, provisioning or running reservation can be extended; this one is "
-                + row.getString("status") + ".", new JsonObject().put("status", row.getString("status")));
+                + row.status() + ".", new JsonObject().put("status", row.status()));
           }
-          if (row.getBoolean("ended")) {
-            throw new Conflict("This reservation's window ended at " + row.getOffsetDateTime("end_at").toInstant()
+          if (row.ended()) {
+            throw new Conflict("This reservation's window ended at " + row.end().toInstant()
                 + "; an extension must be asked for before the end. Book a new reservation instead.",
-                new JsonObject().put("status", row.getString("status")));
+                new JsonObject().put("status", row.status()));
           }
-          if (row.getBoolean("pending")) {
+          if (row.pending()) {
             throw new Conflict("An extension of this reservation is waiting for payment; pay or let it lapse first.");
           }
           return row;
         });
   }
 
-  private Future<Held> hold(Principal caller, Row current, Quote quote, Payments.Charge charge, String method,
+  private Future<Held> hold(Principal caller, ExtensionRepository.Extendable current, Quote quote, Payments.Charge charge, String method,
       StripeGateway.Checkout checkout, String key, String request) {
     String id = charge.reservationId();
     String account = caller.accountId();
-    OffsetDateTime end = current.getOffsetDateTime("end_at");
+    OffsetDateTime end = current.end();
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, key, request)
         .compose(replay -> replay != null ? Future.succeededFuture(new Held(null, null, replay))
             : insert(tx, current, quote, charge, method, end)
                 .compose(v -> Payments.recordPending(tx, charge, method, checkout))
-                .compose(v -> ReservationRepository.event(tx, id, current.getString("status"),
-                    current.getString("status"), "extension by " + quote.hours() + " h held until paid"))
+                .compose(v -> ReservationRepository.event(tx, id, current.status(),
+                    current.status(), "extension by " + quote.hours() + " h held until paid"))
                 .compose(v -> repository.findJson(tx, id, account, false).map(found -> found.orElseThrow()))
                 .compose(json -> ("saved_card".equals(method)
                     ? IdempotencyKeys.rememberPayment(tx, account, key, charge.paymentId())
@@ -122,31 +113,21 @@ final class Extensions {
             return;
           }
           CatalogChanges.publish(vertx, "reservation extension held");
-          ReservationEvents.publish(vertx, id, account, current.getString("status"));
+          ReservationEvents.publish(vertx, id, account, current.status());
         });
   }
 
-  private Future<Void> insert(SqlConnection tx, Row current, Quote quote, Payments.Charge charge, String method,
-      OffsetDateTime end) {
+  private Future<Void> insert(SqlConnection tx, ExtensionRepository.Extendable current, Quote quote,
+      Payments.Charge charge, String method, OffsetDateTime end) {
     String id = charge.reservationId();
     OffsetDateTime until = end.plusHours(quote.hours());
-    return tx.preparedQuery("SELECT status, upper(period) AS end_at FROM reservations WHERE id = $1 FOR UPDATE")
-        .execute(Tuple.of(id)).compose(rows -> {
-          Row locked = rows.iterator().next();
-          if (!locked.getString("status").equals(current.getString("status"))
-              || !locked.getOffsetDateTime("end_at").isEqual(end)) {
-            return Future.failedFuture(new Conflict("The reservation changed meanwhile; read it again."));
-          }
-          return tx.preparedQuery("INSERT INTO reservation_extensions (id, reservation_id, hours, period, status,"
-                  + " hold_expires_at, quote_id, price, total_amount, currency, payment_method)"
-                  + " VALUES ($1, $2, $3, tstzrange($4, $5), 'pending_payment', $6, $7, $8, $9, $10, $11)")
-              .execute(Tuple.from(new Object[] {charge.extensionId(), id, quote.hours(), end, until,
-                  OffsetDateTime.now(ZoneOffset.UTC).plus(hold), quote.id(), ReservationService.priceOf(quote),
-                  quote.total().amount(), quote.total().currency(), method}))
-              .compose(v -> tx.preparedQuery("INSERT INTO reservation_gpus (reservation_id, gpu_id, period, extension_id)"
-                  + " SELECT DISTINCT $1, gpu_id, tstzrange($2, $3), $4 FROM reservation_gpus"
-                  + " WHERE reservation_id = $1 AND active").execute(Tuple.of(id, end, until, charge.extensionId())))
-              .mapEmpty();
-        });
+    return ExtensionRepository.lockReservation(tx, id).compose(locked -> {
+      if (!locked.status().equals(current.status()) || !locked.end().isEqual(end)) {
+        return Future.failedFuture(new Conflict("The reservation changed meanwhile; read it again."));
+      }
+      return ExtensionRepository.insert(tx, new ExtensionRepository.NewExtension(charge.extensionId(), id,
+          quote.hours(), end, until, OffsetDateTime.now(ZoneOffset.UTC).plus(hold), quote.id(),
+          ReservationService.priceOf(quote), quote.total().amount(), quote.total().currency(), method));
+    });
   }
 }

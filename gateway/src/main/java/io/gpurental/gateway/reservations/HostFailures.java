@@ -5,9 +5,7 @@ import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Money;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.List;
 
@@ -29,15 +27,12 @@ final class HostFailures {
   private record Failed(String accountId, List<String> refunds) {}
 
   Future<Boolean> failed(String id, String reason) {
-    return repository.pool().withTransaction(tx -> tx.preparedQuery("SELECT status, account_id, currency,"
-            + " lower(period) AS start_at, upper(period) AS end_at FROM reservations WHERE id = $1 FOR UPDATE")
-        .execute(Tuple.of(id))
-        .compose(rows -> {
-          Row row = rows.size() == 0 ? null : rows.iterator().next();
-          if (row == null || !ReservationStatus.of(row.getString("status")).paidAndLive()) {
+    return repository.pool().withTransaction(tx -> ReservationRepository.lock(tx, id)
+        .compose(found -> {
+          if (found.isEmpty() || !found.get().status().paidAndLive()) {
             return Future.succeededFuture((Failed) null);
           }
-          return ReservationRepository.amountKept(tx, id).compose(kept -> fail(tx, id, row, kept, reason));
+          return PaymentViewRepository.amountKept(tx, id).compose(kept -> fail(tx, id, found.get(), kept, reason));
         }))
         .compose(failed -> {
           if (failed == null) {
@@ -49,14 +44,12 @@ final class HostFailures {
         });
   }
 
-  private Future<Failed> fail(SqlConnection tx, String id, Row row, long kept, String reason) {
-    RefundPolicy.Refund credit = repository.policy().downtimeCreditFor(kept,
-        row.getOffsetDateTime("start_at").toInstant(), row.getOffsetDateTime("end_at").toInstant(), Instant.now());
+  private Future<Failed> fail(SqlConnection tx, String id, ReservationRepository.Locked row, long kept, String reason) {
+    RefundPolicy.Refund credit = repository.policy().downtimeCreditFor(kept, row.start(), row.end(), Instant.now());
     String cause = "host failure: " + reason + "; " + credit.unusedHours() + " h not delivered, credited "
-        + Money.format(credit.amount(), row.getString("currency"));
-    return ReservationRepository.transition(tx, id, ReservationStatus.of(row.getString("status")), ReservationStatus.FAILED,
-        cause, true)
+        + Money.format(credit.amount(), row.currency());
+    return ReservationRepository.transition(tx, id, row.status(), ReservationStatus.FAILED, cause, true)
         .compose(v -> Payments.refundReservation(tx, id, credit.amount(), "downtime_credit"))
-        .map(ids -> new Failed(row.getString("account_id"), ids));
+        .map(ids -> new Failed(row.accountId(), ids));
   }
 }

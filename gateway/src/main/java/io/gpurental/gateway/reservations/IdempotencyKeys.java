@@ -23,6 +23,15 @@ final class IdempotencyKeys {
   /** As long as Stripe keeps its keys: a client retrying later than this is making a new request. */
   static final Duration RETENTION = Duration.ofHours(24);
   private static final Logger LOG = LoggerFactory.getLogger(IdempotencyKeys.class);
+  private static final String PRUNE = "DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)";
+  private static final String FIND = "SELECT request_hash, response_status, response_body, payment_id FROM idempotency_keys"
+      + " WHERE account_id = $1 AND key = $2";
+  private static final String CLAIM = "INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)"
+      + " ON CONFLICT DO NOTHING RETURNING key";
+  private static final String STORE = "UPDATE idempotency_keys SET response_status = $3, response_body = $4"
+      + " WHERE account_id = $1 AND key = $2";
+  private static final String REMEMBER_PAYMENT =
+      "UPDATE idempotency_keys SET payment_id = $3 WHERE account_id = $1 AND key = $2";
   private final Pool pool;
 
   IdempotencyKeys(Pool pool) {
@@ -31,7 +40,7 @@ final class IdempotencyKeys {
 
   /** Forgets keys older than {@link #RETENTION}; completes with how many. */
   Future<Integer> prune() {
-    return pool.preparedQuery("DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)")
+    return pool.preparedQuery(PRUNE)
         .execute(Tuple.of(RETENTION.toSeconds()))
         .map(rows -> {
           if (rows.rowCount() > 0) {
@@ -57,8 +66,7 @@ final class IdempotencyKeys {
     if (key == null) {
       return Future.succeededFuture(null);
     }
-    return pool.preparedQuery("SELECT request_hash, response_status, response_body, payment_id FROM idempotency_keys"
-            + " WHERE account_id = $1 AND key = $2").execute(Tuple.of(accountId, key))
+    return pool.preparedQuery(FIND).execute(Tuple.of(accountId, key))
         .map(rows -> rows.size() == 0 ? null : stored(rows.iterator().next(), request, false));
   }
 
@@ -70,11 +78,9 @@ final class IdempotencyKeys {
     if (key == null) {
       return Future.succeededFuture(null);
     }
-    return tx.preparedQuery("INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)"
-            + " ON CONFLICT DO NOTHING RETURNING key").execute(Tuple.of(accountId, key, hash(request)))
+    return tx.preparedQuery(CLAIM).execute(Tuple.of(accountId, key, hash(request)))
         .compose(inserted -> inserted.size() == 1 ? Future.succeededFuture((Outcome) null)
-            : tx.preparedQuery("SELECT request_hash, response_status, response_body, payment_id FROM idempotency_keys"
-                + " WHERE account_id = $1 AND key = $2").execute(Tuple.of(accountId, key))
+            : tx.preparedQuery(FIND).execute(Tuple.of(accountId, key))
                 .map(rows -> stored(rows.iterator().next(), request, true)));
   }
 
@@ -100,8 +106,7 @@ final class IdempotencyKeys {
     if (key == null) {
       return Future.succeededFuture();
     }
-    return client.preparedQuery("UPDATE idempotency_keys SET response_status = $3, response_body = $4"
-        + " WHERE account_id = $1 AND key = $2").execute(Tuple.of(accountId, key, status, body)).mapEmpty();
+    return client.preparedQuery(STORE).execute(Tuple.of(accountId, key, status, body)).mapEmpty();
   }
 
   /** The charge a request started, so a retry finishes it. */
@@ -109,8 +114,7 @@ final class IdempotencyKeys {
     if (key == null) {
       return Future.succeededFuture();
     }
-    return client.preparedQuery("UPDATE idempotency_keys SET payment_id = $3 WHERE account_id = $1 AND key = $2")
-        .execute(Tuple.of(accountId, key, paymentId)).mapEmpty();
+    return client.preparedQuery(REMEMBER_PAYMENT).execute(Tuple.of(accountId, key, paymentId)).mapEmpty();
   }
 
   Pool pool() {

@@ -6,30 +6,23 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reservations, their GPUs and their event history in PostgreSQL. */
+/**
+ * Reservations, their GPUs and their event history in PostgreSQL: booking, reading, locking and
+ * moving them through the state machine. Beside it: {@link ExtensionRepository} (extensions),
+ * {@link ReservationGpuRepository} (free and reclaimed GPUs), {@link PaymentViewRepository} (what
+ * payments publishes), {@link SshKeyRepository} (saved keys) and {@link IdempotencyKeys}.
+ */
 public final class ReservationRepository {
-  static final String FREE_GPUS = """
-      SELECT g.gpu_id FROM host_gpus_view g
-      WHERE g.host_id = $1 AND g.host_status = 'active' AND NOT EXISTS (
-        SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.gpu_id AND r.active AND r.period && tstzrange($2, $3))
-      ORDER BY g.idx LIMIT $4""";
-  /** The first start, hour by hour after $2 (up to 14 days), when $3 GPUs are free for $4 hours. */
-  private static final String NEXT_FREE_START = """
-      SELECT $2::timestamptz + k * interval '1 hour' AS start FROM generate_series(1, 336) AS k
-      WHERE (SELECT count(*) FROM host_gpus_view g
-             WHERE g.host_id = $1 AND g.host_status = 'active' AND NOT EXISTS (
-               SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.gpu_id AND r.active
-                 AND r.period && tstzrange($2::timestamptz + k * interval '1 hour',
-                                           $2::timestamptz + (k + $4::integer) * interval '1 hour'))) >= $3
-      ORDER BY k LIMIT 1""";
   private static final String INSERT = """
       INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, hold_expires_at,
         quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method)
@@ -63,23 +56,44 @@ public final class ReservationRepository {
                          ORDER BY x.created_at) FROM reservation_extensions x WHERE x.reservation_id = r.id), '[]')
                AS extensions
       FROM reservations r""".formatted(Refunds.AS_JSON);
+  private static final String FIND = SELECT + " WHERE r.id = $1 AND ($3 OR r.account_id = $2)";
+  private static final String LIST = SELECT + " WHERE ($2 OR r.account_id = $1) AND ($3::text IS NULL OR r.status = $3)"
+      + " AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5))"
+      + " ORDER BY r.created_at DESC, r.id DESC LIMIT $6";
   /** Lapsed holds, locked; each is expired through the state machine. */
   private static final String LAPSED_HOLDS = """
       SELECT id, status, account_id FROM reservations
       WHERE status = 'pending_payment' AND hold_expires_at < now() FOR UPDATE SKIP LOCKED""";
 
-  /** Lapsed unpaid extensions: their GPU hours after the end are released. */
-  private static final String EXPIRE_EXTENSIONS = """
-      WITH lapsed AS (
-        UPDATE reservation_extensions SET status = 'expired', hold_expires_at = NULL
-        WHERE status = 'pending_payment' AND hold_expires_at < now() RETURNING id, reservation_id, hours),
-      released AS (
-        UPDATE reservation_gpus SET active = false WHERE extension_id IN (SELECT id FROM lapsed) RETURNING 1),
-      logged AS (
-        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
-        SELECT l.reservation_id, r.status, r.status, 'extension by ' || l.hours || ' h lapsed unpaid'
-        FROM lapsed l JOIN reservations r ON r.id = l.reservation_id RETURNING reservation_id)
-      SELECT r.id, r.account_id FROM reservations r WHERE r.id IN (SELECT reservation_id FROM logged)""";
+  /** Paid reservations whose window is over, locked. */
+  private static final String ENDED = """
+      SELECT id, status, account_id FROM reservations
+      WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED""";
+  /** Confirmed reservations whose window has started, locked. */
+  private static final String STARTED = """
+      SELECT id, status, account_id FROM reservations
+      WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED""";
+  /** Instances to start: those just provisioning ($1), and those stuck there longer than $2 seconds. */
+  private static final String LAUNCHES = """
+      SELECT r.id, r.host_id, r.ssh_public_key,
+             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
+                   WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
+      FROM reservations r WHERE r.status = 'provisioning'
+        AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
+  private static final String LOCK = "SELECT status, account_id, currency,"
+      + " lower(period) AS start_at, upper(period) AS end_at FROM reservations WHERE id = $1 FOR UPDATE";
+  private static final String LOCK_VISIBLE = "SELECT r.status, r.account_id, r.currency, lower(r.period) AS start_at,"
+      + " upper(r.period) AS end_at FROM reservations r WHERE r.id = $1 AND ($3 OR r.account_id = $2) FOR UPDATE";
+  private static final String LOCK_ROW = "SELECT id FROM reservations WHERE id = $1 FOR UPDATE";
+  private static final String LOCK_FOR_PAYMENT = "SELECT status, account_id, upper(period) > now() AS window_open"
+      + " FROM reservations WHERE id = $1 FOR UPDATE";
+  private static final String TRANSITION = "UPDATE reservations SET status = $3, updated_at = now(),"
+      + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
+      + " WHERE id = $1 AND status = $2 RETURNING id";
+  private static final String RELEASE_GPUS = "UPDATE reservation_gpus SET active = false WHERE reservation_id = $1";
+  private static final String SET_SSH_ENDPOINT = "UPDATE reservations SET ssh_endpoint = $2 WHERE id = $1";
+  private static final String ACCOUNT_OF = "SELECT account_id FROM reservations WHERE id = $1";
+  private static final String HOST_OF = "SELECT host_id FROM offer_hosts_view WHERE offer_id = $1";
 
   private final Pool pool;
   private final RefundPolicy policy;
@@ -102,30 +116,9 @@ public final class ReservationRepository {
     return pool;
   }
 
-  static Future<List<String>> freeGpus(SqlClient tx, String hostId, OffsetDateTime start, OffsetDateTime end, int count) {
-    return tx.preparedQuery(FREE_GPUS).execute(Tuple.of(hostId, start, end, count)).map(rows -> {
-      List<String> ids = new ArrayList<>();
-      rows.forEach(row -> ids.add(row.getString(0)));
-      return ids;
-    });
-  }
-
   /** The host an offer's GPUs are on. */
   Future<String> hostOf(String offerId) {
-    return pool.preparedQuery("SELECT host_id FROM offer_hosts_view WHERE offer_id = $1").execute(Tuple.of(offerId))
-        .map(rows -> rows.iterator().next().getString(0));
-  }
-
-  /** The text of one of the account's saved SSH keys. */
-  Future<Optional<String>> savedSshKey(String keyId, String accountId) {
-    return pool.preparedQuery("SELECT public_key FROM ssh_keys WHERE id = $1 AND account_id = $2")
-        .execute(Tuple.of(keyId, accountId))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
-  }
-
-  Future<Optional<OffsetDateTime>> nextFreeStart(String hostId, OffsetDateTime start, int count, int hours) {
-    return pool.preparedQuery(NEXT_FREE_START).execute(Tuple.of(hostId, start, count, hours))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getOffsetDateTime(0)));
+    return pool.preparedQuery(HOST_OF).execute(Tuple.of(offerId)).map(rows -> rows.iterator().next().getString(0));
   }
 
   static Future<Void> insert(SqlClient tx, NewReservation r) {
@@ -141,8 +134,7 @@ public final class ReservationRepository {
 
   /** The reservation, if the caller may see it (its owner, or any operator). */
   Future<Optional<Reservation>> find(SqlClient client, String id, String accountId, boolean operator) {
-    return client.preparedQuery(SELECT + " WHERE r.id = $1 AND ($3 OR r.account_id = $2)")
-        .execute(Tuple.of(id, accountId, operator))
+    return client.preparedQuery(FIND).execute(Tuple.of(id, accountId, operator))
         .map(rows -> rows.size() == 0 ? Optional.empty()
             : Optional.of(ReservationRows.reservation(rows.iterator().next())));
   }
@@ -153,16 +145,52 @@ public final class ReservationRepository {
   }
 
   Future<List<Reservation>> list(String accountId, boolean operator, String status, Optional<Page.Position> after, int limit) {
-    String sql = SELECT + " WHERE ($2 OR r.account_id = $1) AND ($3::text IS NULL OR r.status = $3)"
-        + " AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5))"
-        + " ORDER BY r.created_at DESC, r.id DESC LIMIT $6";
-    return pool.preparedQuery(sql).execute(Tuple.of(accountId, operator, status,
+    return pool.preparedQuery(LIST).execute(Tuple.of(accountId, operator, status,
             after.map(Page.Position::createdAt).orElse(null), after.map(Page.Position::id).orElse(null), limit + 1))
         .map(rows -> {
           List<Reservation> list = new ArrayList<>();
           rows.forEach(row -> list.add(ReservationRows.reservation(row)));
           return list;
         });
+  }
+
+  /** A reservation locked for a decision about its money: its status, owner, currency and window. */
+  record Locked(ReservationStatus status, String accountId, String currency, Instant start, Instant end) {}
+
+  /** Locks the reservation; empty when there is none. */
+  static Future<Optional<Locked>> lock(SqlConnection tx, String id) {
+    return tx.preparedQuery(LOCK).execute(Tuple.of(id)).map(ReservationRepository::locked);
+  }
+
+  /** Locks the reservation if the caller may see it (its owner, or any operator). */
+  static Future<Optional<Locked>> lockVisible(SqlConnection tx, String id, String accountId, boolean operator) {
+    return tx.preparedQuery(LOCK_VISIBLE).execute(Tuple.of(id, accountId, operator)).map(ReservationRepository::locked);
+  }
+
+  private static Optional<Locked> locked(RowSet<Row> rows) {
+    if (rows.size() == 0) {
+      return Optional.empty();
+    }
+    Row row = rows.iterator().next();
+    return Optional.of(new Locked(ReservationStatus.of(row.getString("status")), row.getString("account_id"),
+        row.getString("currency"), row.getOffsetDateTime("start_at").toInstant(),
+        row.getOffsetDateTime("end_at").toInstant()));
+  }
+
+  /** Locks the reservation's row, nothing read. */
+  static Future<Void> lockRow(SqlConnection tx, String id) {
+    return tx.preparedQuery(LOCK_ROW).execute(Tuple.of(id)).mapEmpty();
+  }
+
+  /** A reservation locked for its payment's outcome: whether its window is still open. */
+  record PaymentLock(ReservationStatus status, String accountId, boolean windowOpen) {}
+
+  static Future<PaymentLock> lockForPayment(SqlConnection tx, String id) {
+    return tx.preparedQuery(LOCK_FOR_PAYMENT).execute(Tuple.of(id)).map(rows -> {
+      Row row = rows.iterator().next();
+      return new PaymentLock(ReservationStatus.of(row.getString("status")), row.getString("account_id"),
+          row.getBoolean("window_open"));
+    });
   }
 
   /**
@@ -174,27 +202,12 @@ public final class ReservationRepository {
     if (!Lifecycle.allows(from, to)) {
       return Future.failedFuture(new IllegalStateException("illegal transition " + from + " -> " + to + " of " + id));
     }
-    return tx.preparedQuery("UPDATE reservations SET status = $3, updated_at = now(),"
-            + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
-            + " WHERE id = $1 AND status = $2 RETURNING id")
-        .execute(Tuple.of(id, from.id(), to.id()))
+    return tx.preparedQuery(TRANSITION).execute(Tuple.of(id, from.id(), to.id()))
         .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
-            : (release ? tx.preparedQuery("UPDATE reservation_gpus SET active = false WHERE reservation_id = $1")
-                .execute(Tuple.of(id)).mapEmpty() : Future.<Void>succeededFuture())
+            : (release ? tx.preparedQuery(RELEASE_GPUS).execute(Tuple.of(id)).mapEmpty()
+                : Future.<Void>succeededFuture())
                 .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(id, from.id(), to.id(), cause)))
                 .map(true));
-  }
-
-  /**
-   * What the renter has paid for this reservation (and its extensions) and not yet had back or
-   * been promised back: captured payments minus every refund not failed. Read after locking the
-   * reservation, so a payment committed meanwhile is seen.
-   */
-  static Future<Long> amountKept(SqlClient tx, String id) {
-    return tx.preparedQuery("SELECT coalesce(sum(p.amount), 0) - coalesce((SELECT sum(f.amount)"
-            + " FROM reservation_refunds_view f WHERE f.reservation_id = $1 AND f.status <> 'failed'), 0)"
-            + " FROM reservation_payments_view p WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')")
-        .execute(Tuple.of(id)).map(rows -> rows.iterator().next().getLong(0));
   }
 
   /** Records something that happened to a reservation (a status change, or an extension). */
@@ -202,14 +215,30 @@ public final class ReservationRepository {
     return tx.preparedQuery(EVENT).execute(Tuple.of(id, from, to, cause)).mapEmpty();
   }
 
+  static Future<Void> setSshEndpoint(SqlClient tx, String id, String endpoint) {
+    return tx.preparedQuery(SET_SSH_ENDPOINT).execute(Tuple.of(id, endpoint)).mapEmpty();
+  }
+
+  Future<String> accountOf(String id) {
+    return pool.preparedQuery(ACCOUNT_OF).execute(Tuple.of(id)).map(rows -> rows.iterator().next().getString(0));
+  }
+
+  /**
+   * Instances to ask hosts for: those of {@code ids}, and those provisioning for longer than
+   * {@code stuckSeconds}. Rows of {@code id, host_id, ssh_public_key, gpu_indexes}.
+   */
+  Future<RowSet<Row>> launches(String[] ids, int stuckSeconds) {
+    return pool.preparedQuery(LAUNCHES).execute(Tuple.of(ids, stuckSeconds));
+  }
+
   /** Expires every lapsed hold (reservations and extensions); returns (reservation id, account id) of each. */
   Future<List<String[]>> expireHolds() {
-    return pool.withTransaction(tx -> transitionAll(tx, LAPSED_HOLDS, Tuple.tuple(), ReservationStatus.EXPIRED,
+    return pool.withTransaction(tx -> transitionAll(tx, LAPSED_HOLDS, ReservationStatus.EXPIRED,
             "hold lapsed unpaid", true)
-        .compose(reservations -> tx.query(EXPIRE_EXTENSIONS).execute().map(extensions -> {
+        .compose(reservations -> ExtensionRepository.expireLapsed(tx).map(extensions -> {
           List<String[]> expired = new ArrayList<>();
           reservations.forEach(moved -> expired.add(new String[] {moved.id(), moved.accountId()}));
-          extensions.forEach(row -> expired.add(new String[] {row.getString("id"), row.getString("account_id")}));
+          expired.addAll(extensions);
           return expired;
         })));
   }
@@ -217,13 +246,23 @@ public final class ReservationRepository {
   /** A reservation a batch moved: from which status, and whose it is. */
   record Moved(String id, String accountId, ReservationStatus from) {}
 
+  /** Moves each paid reservation whose window is over to {@code to}. */
+  static Future<List<Moved>> moveEndedWindows(SqlConnection tx, ReservationStatus to, String cause) {
+    return transitionAll(tx, ENDED, to, cause, false);
+  }
+
+  /** Moves each confirmed reservation whose window has started to {@code to}. */
+  static Future<List<Moved>> moveStartedWindows(SqlConnection tx, ReservationStatus to, String cause) {
+    return transitionAll(tx, STARTED, to, cause, false);
+  }
+
   /**
    * Moves each reservation {@code due} selects ({@code id, status, account_id}, locked) to
    * {@code to} through the state machine, one after another in the caller's transaction.
    */
-  static Future<List<Moved>> transitionAll(SqlConnection tx, String due, Tuple params, ReservationStatus to, String cause,
+  private static Future<List<Moved>> transitionAll(SqlConnection tx, String due, ReservationStatus to, String cause,
       boolean release) {
-    return tx.preparedQuery(due).execute(params).compose(rows -> {
+    return tx.preparedQuery(due).execute(Tuple.tuple()).compose(rows -> {
       List<Moved> moved = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();
       for (Row row : rows) {

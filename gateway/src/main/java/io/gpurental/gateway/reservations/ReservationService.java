@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -56,7 +57,7 @@ final class ReservationService {
     String account = r.caller().accountId();
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, r.key(), r.requestBody())
         .compose(replay -> replay != null ? Future.succeededFuture(replay)
-            : ReservationRepository.freeGpus(tx, r.hostId(), start, end, quote.gpuCount()).compose(gpus -> {
+            : ReservationGpuRepository.freeGpus(tx, r.hostId(), start, end, quote.gpuCount()).compose(gpus -> {
               if (gpus.size() < quote.gpuCount()) {
                 return Future.failedFuture(new NotEnoughGpus(gpus.size()));
               }
@@ -90,7 +91,9 @@ final class ReservationService {
 
   private Future<IdempotencyKeys.Outcome> conflict(String hostId, Quote quote, int free) {
     OffsetDateTime start = quote.start().atOffset(ZoneOffset.UTC);
-    return repository.nextFreeStart(hostId, start, quote.gpuCount(), quote.hours()).compose(next -> {
+    Future<Optional<OffsetDateTime>> nextFree = ReservationGpuRepository.nextFreeStart(repository.pool(), hostId, start,
+        quote.gpuCount(), quote.hours());
+    return nextFree.compose(next -> {
       JsonObject details = new JsonObject().put("gpus_free", Math.max(free, 0))
           .put("next_free_window", next.map(s -> new JsonObject().put("start", s.toInstant().toString())
               .put("end", s.toInstant().plus(Duration.ofHours(quote.hours())).toString())).orElse(null));

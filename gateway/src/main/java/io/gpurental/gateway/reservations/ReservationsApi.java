@@ -28,6 +28,7 @@ final class ReservationsApi {
   private final ReservationRepository repository;
   private final ReservationService service;
   private final IdempotencyKeys keys;
+  private final SshKeyRepository sshKeys;
   private final Quotes quotes;
   private final QuotesApi quoting;
   private final Payments payments;
@@ -44,6 +45,7 @@ final class ReservationsApi {
     this.repository = repository;
     this.service = service;
     this.keys = new IdempotencyKeys(repository.pool());
+    this.sshKeys = new SshKeyRepository(repository.pool());
     this.quotes = quotes;
     this.quoting = quoting;
     this.payments = payments;
@@ -204,7 +206,7 @@ final class ReservationsApi {
     if (pasted != null) {
       return Future.succeededFuture(SshPublicKey.parse(pasted, "#/ssh_public_key"));
     }
-    return repository.savedSshKey(keyId, caller.accountId()).map(found -> SshPublicKey.parse(found.orElseThrow(() ->
+    return sshKeys.publicKey(keyId, caller.accountId()).map(found -> SshPublicKey.parse(found.orElseThrow(() ->
         new Invalid("You have no SSH key " + keyId + ".", List.of(new Invalid.FieldError("#/ssh_key_id", "unknown key")))),
         "#/ssh_key_id"));
   }

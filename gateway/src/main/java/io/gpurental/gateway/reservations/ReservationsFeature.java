@@ -44,7 +44,7 @@ public final class ReservationsFeature implements Feature {
     Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
         quoting, payments, cancellations, extensions, publicBase, maxHours);
-    this.sshKeys = new SshKeysApi(pool);
+    this.sshKeys = new SshKeysApi(new SshKeyRepository(pool));
     this.idempotencyKeys = new IdempotencyKeys(pool);
     this.live = new LiveUpdates(vertx, credentials, events);
     this.sweeper = new HoldSweeper(vertx, repository);

@@ -10,8 +10,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.Tuple;
 
 /**
  * Pays a hold with the saved card, after the hold's transaction committed: charges it (once,
@@ -46,13 +44,10 @@ final class SavedCardStep {
 
   /** A new payment by checkout for the same hold (the card's payment failed with authentication_required). */
   private Future<Void> checkoutInstead(String failedPaymentId) {
-    return repository.pool().preparedQuery("SELECT * FROM reservation_payments_view WHERE payment_id = $1")
-        .execute(Tuple.of(failedPaymentId))
-        .compose(rows -> {
-          Row failed = rows.iterator().next();
-          Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), failed.getString("reservation_id"),
-              failed.getString("extension_id"), failed.getString("account_id"), failed.getLong("amount"),
-              failed.getString("currency"), "GPU reservation " + failed.getString("reservation_id"), null);
+    return PaymentViewRepository.paidFor(repository.pool(), failedPaymentId)
+        .compose(failed -> {
+          Payments.Charge charge = new Payments.Charge(Ids.newId("pay"), failed.reservationId(), failed.extensionId(),
+              failed.accountId(), failed.amount(), failed.currency(), "GPU reservation " + failed.reservationId(), null);
           String page = publicBase + "/reservations/" + charge.reservationId();
           return payments.checkout(charge, page + "?paid={CHECKOUT_SESSION_ID}", page)
               .compose(checkout -> repository.pool().withTransaction(tx ->
@@ -61,30 +56,25 @@ final class SavedCardStep {
   }
 
   private Future<IdempotencyKeys.Outcome> answer(String paymentId, String accountId) {
-    return repository.pool().preparedQuery("SELECT p.status, p.failure_code, p.failure_message, p.reservation_id,"
-            + " p.extension_id, (SELECT c.checkout_url FROM reservation_payments_view c"
-            + " WHERE c.reservation_id = p.reservation_id AND c.extension_id IS NOT DISTINCT FROM p.extension_id"
-            + " AND c.status = 'pending' AND c.checkout_url IS NOT NULL ORDER BY c.created_at DESC LIMIT 1)"
-            + " AS checkout_url FROM reservation_payments_view p WHERE p.payment_id = $1").execute(Tuple.of(paymentId))
-        .compose(rows -> {
-          Row payment = rows.iterator().next();
-          String reservationId = payment.getString("reservation_id");
-          if (!"failed".equals(payment.getString("status"))) {
+    return PaymentViewRepository.chargeOutcome(repository.pool(), paymentId)
+        .compose(payment -> {
+          String reservationId = payment.reservationId();
+          if (!"failed".equals(payment.status())) {
             return repository.find(repository.pool(), reservationId, accountId, false)
                 .map(found -> answerPaid(found.orElseThrow()));
           }
           publishReleased(reservationId, accountId, payment);
-          String checkoutUrl = payment.getString("checkout_url");
+          String checkoutUrl = payment.checkoutUrl();
           JsonObject details = new JsonObject().put("reservation_id", reservationId)
-              .put("code", checkoutUrl != null ? payment.getString("failure_code") : "card_declined");
+              .put("code", checkoutUrl != null ? payment.failureCode() : "card_declined");
           String detail;
           if (checkoutUrl != null) {
             details.put("checkout_url", checkoutUrl);
             detail = "Your bank wants you to confirm this payment. The GPUs stay held: pay in a browser at"
                 + " checkout_url before the hold ends.";
           } else {
-            details.put("decline_code", payment.getString("failure_code"));
-            detail = "The saved card was declined: " + payment.getString("failure_message") + " The hold was released.";
+            details.put("decline_code", payment.failureCode());
+            detail = "The saved card was declined: " + payment.failureMessage() + " The hold was released.";
           }
           return Future.failedFuture(new PaymentRequired(detail, details));
         });
@@ -104,8 +94,8 @@ final class SavedCardStep {
     throw new Conflict(detail, details);
   }
 
-  private void publishReleased(String reservationId, String accountId, Row payment) {
-    if (payment.getString("checkout_url") == null && payment.getString("extension_id") == null) {
+  private void publishReleased(String reservationId, String accountId, PaymentViewRepository.ChargeOutcome payment) {
+    if (payment.checkoutUrl() == null && payment.extensionId() == null) {
       ReservationEvents.publish(vertx, reservationId, accountId, ReservationStatus.CANCELLED.id());
       CatalogChanges.publish(vertx, "saved card declined");
     }

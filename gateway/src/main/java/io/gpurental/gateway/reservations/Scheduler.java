@@ -7,9 +7,7 @@ import io.gpurental.gateway.payments.Payments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
@@ -27,26 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Scheduler implements InstanceEvents {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
-  private static final String ENDED = """
-      SELECT id, status, account_id FROM reservations
-      WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED""";
-  /** Extensions still unpaid when their window ended: cancelled with it, their GPUs released. */
-  private static final String UNPAID_EXTENSIONS = """
-      WITH unpaid AS (
-        UPDATE reservation_extensions SET status = 'cancelled', hold_expires_at = NULL
-        WHERE reservation_id = ANY($1) AND status = 'pending_payment' RETURNING id),
-      released AS (
-        UPDATE reservation_gpus SET active = false WHERE extension_id IN (SELECT id FROM unpaid))
-      SELECT id FROM unpaid""";
-  private static final String STARTED = """
-      SELECT id, status, account_id FROM reservations
-      WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED""";
-  private static final String LAUNCHES = """
-      SELECT r.id, r.host_id, r.ssh_public_key,
-             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
-                   WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
-      FROM reservations r WHERE r.status = 'provisioning'
-        AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final Fleet launcher;
@@ -77,8 +55,8 @@ final class Scheduler implements InstanceEvents {
       if (!ended.windows().isEmpty()) {
         CatalogChanges.publish(vertx, "reservations completed");
       }
-      return repository.pool().withTransaction(tx -> ReservationRepository.transitionAll(tx, STARTED, Tuple.tuple(),
-          ReservationStatus.PROVISIONING, "window started; starting the instance on the host", false));
+      return repository.pool().withTransaction(tx -> ReservationRepository.moveStartedWindows(tx,
+          ReservationStatus.PROVISIONING, "window started; starting the instance on the host"));
     }).compose(started -> {
       started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(),
           ReservationStatus.PROVISIONING.id()));
@@ -90,22 +68,16 @@ final class Scheduler implements InstanceEvents {
 
   /** Windows that are over complete; extensions still unpaid go with them, their checkouts closed. */
   private Future<Ended> endWindows(SqlConnection tx) {
-    return ReservationRepository.transitionAll(tx, ENDED, Tuple.tuple(), ReservationStatus.COMPLETED, "window ended",
-        false)
-        .compose(windows -> tx.preparedQuery(UNPAID_EXTENSIONS)
-            .execute(Tuple.of(windows.stream().map(ReservationRepository.Moved::id).toArray(String[]::new)))
-            .compose(unpaid -> {
-              List<String> extensions = new ArrayList<>();
-              unpaid.forEach(row -> extensions.add(row.getString(0)));
-              return Payments.cancelPendingExtensions(tx, extensions);
-            })
+    return ReservationRepository.moveEndedWindows(tx, ReservationStatus.COMPLETED, "window ended")
+        .compose(windows -> ExtensionRepository.cancelUnpaidOfEnded(tx,
+                windows.stream().map(ReservationRepository.Moved::id).toArray(String[]::new))
+            .compose(extensions -> Payments.cancelPendingExtensions(tx, extensions))
             .map(sessions -> new Ended(windows, sessions)));
   }
 
   /** Asks hosts to start what just started, and again for what is stuck. */
   private Future<Void> launch(String[] ids) {
-    return repository.pool().preparedQuery(LAUNCHES)
-        .execute(Tuple.of(ids, (int) stuckAfter.toSeconds()))
+    return repository.launches(ids, (int) stuckAfter.toSeconds())
         .map(rows -> {
           rows.forEach(row -> launcher.start(new Fleet.Launch(row.getString("id"), row.getString("host_id"),
               Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key")), this)
@@ -119,13 +91,11 @@ final class Scheduler implements InstanceEvents {
     return repository.pool().withTransaction(tx -> ReservationRepository.transition(tx, reservationId,
             ReservationStatus.PROVISIONING, ReservationStatus.RUNNING, "instance ready; SSH on " + host + ":" + port, false)
         .compose(moved -> !moved ? Future.succeededFuture(false)
-            : tx.preparedQuery("UPDATE reservations SET ssh_endpoint = $2 WHERE id = $1")
-                .execute(Tuple.of(reservationId, user + "@" + host + ":" + port)).map(true)))
+            : ReservationRepository.setSshEndpoint(tx, reservationId, user + "@" + host + ":" + port).map(true)))
         .onSuccess(moved -> {
           if (moved) {
-            repository.pool().preparedQuery("SELECT account_id FROM reservations WHERE id = $1")
-                .execute(Tuple.of(reservationId)).onSuccess(rows -> ReservationEvents.publish(vertx, reservationId,
-                    rows.iterator().next().getString(0), ReservationStatus.RUNNING.id()));
+            repository.accountOf(reservationId).onSuccess(account -> ReservationEvents.publish(vertx, reservationId,
+                account, ReservationStatus.RUNNING.id()));
           }
         });
   }

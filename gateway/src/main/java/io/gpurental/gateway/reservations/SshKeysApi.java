@@ -9,17 +9,13 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.pgclient.PgException;
-import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.Tuple;
 
 /** {@code /ssh-keys}: the public keys a renter can put on reserved machines. */
 final class SshKeysApi {
-  private static final String COLUMNS = "id, name, public_key, fingerprint, created_at";
-  private final Pool pool;
+  private final SshKeyRepository keys;
 
-  SshKeysApi(Pool pool) {
-    this.pool = pool;
+  SshKeysApi(SshKeyRepository keys) {
+    this.keys = keys;
   }
 
   void bind(RouterBuilder api) {
@@ -30,11 +26,10 @@ final class SshKeysApi {
 
   private void list(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
-    pool.preparedQuery("SELECT " + COLUMNS + " FROM ssh_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC")
-        .execute(Tuple.of(caller.accountId()))
-        .onSuccess(rows -> {
+    keys.list(caller.accountId())
+        .onSuccess(list -> {
           JsonArray data = new JsonArray();
-          rows.forEach(row -> data.add(json(row)));
+          list.forEach(key -> data.add(json(key)));
           ctx.json(new JsonObject().put("data", data).putNull("next_cursor"));
         })
         .onFailure(ctx::fail);
@@ -44,12 +39,9 @@ final class SshKeysApi {
     Principal caller = Principal.required(ctx);
     JsonObject body = ctx.body().asJsonObject();
     SshPublicKey key = SshPublicKey.parse(body.getString("public_key"), "#/public_key");
-    pool.preparedQuery("INSERT INTO ssh_keys (id, account_id, name, public_key, fingerprint)"
-            + " VALUES ($1, $2, $3, $4, $5) RETURNING " + COLUMNS)
-        .execute(Tuple.of(Ids.newId("key"), caller.accountId(), body.getString("name").trim(), key.text(),
-            key.fingerprint()))
-        .onSuccess(rows -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
-            .end(json(rows.iterator().next()).encode()))
+    keys.insert(Ids.newId("key"), caller.accountId(), body.getString("name").trim(), key)
+        .onSuccess(saved -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
+            .end(json(saved).encode()))
         .onFailure(failure -> ctx.fail(failure instanceof PgException pg && "23505".equals(pg.getSqlState())
             ? new Conflict("You already saved this key (" + key.fingerprint() + ").") : failure));
   }
@@ -57,10 +49,9 @@ final class SshKeysApi {
   private void delete(RoutingContext ctx) {
     Principal caller = Principal.required(ctx);
     String id = ctx.pathParam("key_id");
-    pool.preparedQuery("DELETE FROM ssh_keys WHERE id = $1 AND account_id = $2 RETURNING id")
-        .execute(Tuple.of(id, caller.accountId()))
-        .onSuccess(rows -> {
-          if (rows.size() == 0) {
+    keys.delete(id, caller.accountId())
+        .onSuccess(deleted -> {
+          if (!deleted) {
             ctx.fail(new NotFound("You have no SSH key " + id + "."));
           } else {
             ctx.response().setStatusCode(204).end();
@@ -69,14 +60,14 @@ final class SshKeysApi {
         .onFailure(ctx::fail);
   }
 
-  private static JsonObject json(Row row) {
-    String text = row.getString("public_key");
+  private static JsonObject json(SshKeyRepository.SshKey key) {
+    String text = key.publicKey();
     return new JsonObject()
-        .put("id", row.getString("id"))
-        .put("name", row.getString("name"))
+        .put("id", key.id())
+        .put("name", key.name())
         .put("type", text.substring(0, text.indexOf(' ')))
-        .put("fingerprint", row.getString("fingerprint"))
+        .put("fingerprint", key.fingerprint())
         .put("public_key", text)
-        .put("created_at", row.getOffsetDateTime("created_at").toInstant().toString());
+        .put("created_at", key.createdAt().toString());
   }
 }

@@ -150,7 +150,9 @@ public final class ConfigLoader {
             s.intBetween("reservations.cancellation_fee_bps", 0, 10_000),
             Duration.ofMillis(s.intBetween("reservations.scheduler_interval_ms", 100, 3_600_000)),
             Duration.ofMillis(s.intBetween("reservations.sandbox_instance_ready_ms", 0, 3_600_000))),
-        new ManagementConfig(s.nonBlank("management.host"), s.intBetween("management.port", 0, 65535)));
+        new ManagementConfig(s.nonBlank("management.host"), s.intBetween("management.port", 0, 65535)),
+        new FleetConfig(Duration.ofSeconds(s.intBetween("fleet.heartbeat_interval_seconds", 1, 3600)),
+            s.intBetween("fleet.offline_after_missed", 1, 1000)));
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */

@@ -3,4 +3,5 @@ package io.gpurental.gateway.config;
 /** The whole typed configuration of one gateway node. */
 public record GatewayConfig(
     Mode mode, HttpConfig http, DbConfig db, ClusterConfig cluster, AuthConfig auth, RateLimitConfig rateLimits,
-    PricingConfig pricing, StripeConfig stripe, ReservationConfig reservations, ManagementConfig management) {}
+    PricingConfig pricing, StripeConfig stripe, ReservationConfig reservations, ManagementConfig management,
+    FleetConfig fleet) {}

@@ -110,10 +110,13 @@ final class ReservationJson {
     String stored = row.getString("ssh_endpoint");
     Matcher endpoint = stored == null ? null : ENDPOINT.matcher(stored);
     if (endpoint == null || !endpoint.matches() || !Lifecycle.RUNNING.equals(row.getString("status"))) {
-      return ssh.putNull("endpoint").putNull("user").putNull("command");
+      return ssh.putNull("endpoint").putNull("user").putNull("command").putNull("host_key_fingerprint")
+          .putNull("known_hosts");
     }
     return ssh.put("endpoint", endpoint.group(2) + ":" + endpoint.group(3)).put("user", endpoint.group(1))
-        .put("command", "ssh -p " + endpoint.group(3) + " " + endpoint.group(1) + "@" + endpoint.group(2));
+        .put("command", "ssh -p " + endpoint.group(3) + " " + endpoint.group(1) + "@" + endpoint.group(2))
+        .put("host_key_fingerprint", row.getString("ssh_host_key_fingerprint"))
+        .put("known_hosts", row.getString("ssh_known_hosts"));
   }
 
   private static JsonArray events(Row row) {

@@ -16,14 +16,14 @@ import java.util.Optional;
 /** Reservations, their GPUs and their event history in PostgreSQL. */
 public final class ReservationRepository {
   static final String FREE_GPUS = """
-      SELECT g.id FROM gpus g JOIN hosts h ON h.id = g.host_id
+      SELECT g.id FROM fleet_gpus_view g JOIN fleet_hosts_view h ON h.id = g.host_id
       WHERE g.host_id = $1 AND h.status = 'active' AND NOT EXISTS (
         SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active AND r.period && tstzrange($2, $3))
       ORDER BY g.idx LIMIT $4""";
   /** The first start, hour by hour after $2 (up to 14 days), when $3 GPUs are free for $4 hours. */
   private static final String NEXT_FREE_START = """
       SELECT $2::timestamptz + k * interval '1 hour' AS start FROM generate_series(1, 336) AS k
-      WHERE (SELECT count(*) FROM gpus g JOIN hosts h ON h.id = g.host_id
+      WHERE (SELECT count(*) FROM fleet_gpus_view g JOIN fleet_hosts_view h ON h.id = g.host_id
              WHERE g.host_id = $1 AND h.status = 'active' AND NOT EXISTS (
                SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.id AND r.active
                  AND r.period && tstzrange($2::timestamptz + k * interval '1 hour',
@@ -40,7 +40,7 @@ public final class ReservationRepository {
       INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ($1, $2, $3, $4)""";
   private static final String SELECT = """
       SELECT r.*, lower(r.period) AS start_at, upper(r.period) AS end_at,
-             array(SELECT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
+             array(SELECT g.idx FROM reservation_gpus rg JOIN fleet_gpus_view g ON g.id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.extension_id IS NULL ORDER BY g.idx) AS gpu_indexes,
              coalesce((SELECT json_agg(json_build_object('at', e.at, 'from', e.from_status, 'to', e.to_status,
                          'cause', e.cause) ORDER BY e.id) FROM reservation_events e WHERE e.reservation_id = r.id),

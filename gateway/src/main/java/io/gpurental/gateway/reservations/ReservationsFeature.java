@@ -42,6 +42,7 @@ public final class ReservationsFeature implements Feature {
     this.sweeper = new HoldSweeper(vertx, repository, SWEEP_PERIOD_MS);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
         new HostFailures(vertx, repository, payments), payments);
+    instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
     sweeper.start();
     scheduler.start(config.schedulerInterval());
   }

@@ -3,6 +3,7 @@ package io.gpurental.gateway.reservations;
 import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.fleet.InstanceEvents;
+import io.gpurental.gateway.fleet.SshAccess;
 import io.gpurental.gateway.payments.Payments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -63,8 +64,8 @@ final class Scheduler implements InstanceEvents {
         SELECT id, 'confirmed', 'provisioning', 'window started; starting the instance on the host' FROM started)
       SELECT id, account_id FROM started""";
   private static final String LAUNCHES = """
-      SELECT r.id, r.host_id, r.ssh_public_key,
-             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN gpus g ON g.id = rg.gpu_id
+      SELECT r.id, r.host_id, r.ssh_public_key, upper(r.period) AS ends_at,
+             array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN fleet_gpus_view g ON g.id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
       FROM reservations r WHERE r.status = 'provisioning'
         AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
@@ -133,19 +134,22 @@ final class Scheduler implements InstanceEvents {
         .execute(Tuple.of(ids, (int) stuckAfter.toSeconds()))
         .map(rows -> {
           rows.forEach(row -> launcher.start(new Fleet.Launch(row.getString("id"), row.getString("host_id"),
-              Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key")), this)
+              Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key"),
+              row.getOffsetDateTime("ends_at").toInstant()), this)
               .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
           return null;
         });
   }
 
   @Override
-  public Future<Boolean> running(String reservationId, String user, String host, int port) {
+  public Future<Boolean> running(String reservationId, SshAccess ssh) {
     return repository.pool().withTransaction(tx -> ReservationRepository.transition(tx, reservationId,
-            Lifecycle.PROVISIONING, Lifecycle.RUNNING, "instance ready; SSH on " + host + ":" + port, false)
+            Lifecycle.PROVISIONING, Lifecycle.RUNNING, "instance ready; SSH on " + ssh.host() + ":" + ssh.port(), false)
         .compose(moved -> !moved ? Future.succeededFuture(false)
-            : tx.preparedQuery("UPDATE reservations SET ssh_endpoint = $2 WHERE id = $1")
-                .execute(Tuple.of(reservationId, user + "@" + host + ":" + port)).map(true)))
+            : tx.preparedQuery("UPDATE reservations SET ssh_endpoint = $2, ssh_host_key_fingerprint = $3,"
+                    + " ssh_known_hosts = $4 WHERE id = $1")
+                .execute(Tuple.of(reservationId, ssh.user() + "@" + ssh.host() + ":" + ssh.port(),
+                    ssh.hostKeyFingerprint(), ssh.knownHosts())).map(true)))
         .onSuccess(moved -> {
           if (moved) {
             repository.pool().preparedQuery("SELECT account_id FROM reservations WHERE id = $1")

@@ -64,6 +64,19 @@ public final class Hosts {
   /** A new host and the one-time secret its agent enrols with. */
   public record Enrolment(String hostId, String enrollmentToken, OffsetDateTime expiresAt) {}
 
+  /** A place hosts stand in. */
+  public record Site(String id, String name, String region, String country) {}
+
+  /** Every site, by name (an operator has a handful). */
+  public Future<List<Site>> sites() {
+    return repository.pool().query("SELECT id, name, region, country FROM sites ORDER BY name").execute().map(rows -> {
+      List<Site> sites = new ArrayList<>();
+      rows.forEach(row -> sites.add(new Site(row.getString("id"), row.getString("name"), row.getString("region"),
+          row.getString("country").trim())));
+      return sites;
+    });
+  }
+
   public Future<String> createSite(String name, String region, String country, String actor) {
     String id = Ids.newId("site");
     return repository.createSite(id, name, region, country, actor).map(id);

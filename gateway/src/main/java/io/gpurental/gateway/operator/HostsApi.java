@@ -37,6 +37,12 @@ final class HostsApi {
 
   void bind(RouterBuilder api) {
     api.getRoute("createSite").addHandler(this::createSite);
+    api.getRoute("listSites").addHandler(ctx -> hosts.sites().onSuccess(sites -> {
+      JsonArray data = new JsonArray();
+      sites.forEach(site -> data.add(new JsonObject().put("id", site.id()).put("name", site.name())
+          .put("region", site.region()).put("country", site.country())));
+      ctx.json(new JsonObject().put("data", data));
+    }).onFailure(ctx::fail));
     api.getRoute("createHost").addHandler(this::createHost);
     api.getRoute("listHosts").addHandler(this::list);
     api.getRoute("getHost").addHandler(ctx -> answer(ctx, ctx.pathParam("host_id"), 200));

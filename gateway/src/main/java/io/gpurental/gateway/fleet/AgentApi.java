@@ -75,8 +75,10 @@ final class AgentApi {
     Long wait = QueryNumbers.wholeNumber(ctx, "wait_seconds");
     Promise<Void> gone = Promise.promise();
     ctx.response().closeHandler(v -> gone.tryComplete());
-    waits.await(hostId, after,
-            Duration.ofSeconds(wait == null ? DEFAULT_WAIT_SECONDS : wait), gone.future())
+    // a draining node answers its polls at once, so agents ask again (another node) instead of
+    // holding the shutdown for the whole drain timeout
+    ctx.request().connection().shutdownHandler(v -> gone.tryComplete());
+    waits.await(hostId, after, Duration.ofSeconds(wait == null ? DEFAULT_WAIT_SECONDS : wait), gone.future())
         .onSuccess(state -> {
           if (!ctx.response().closed()) {
             ctx.json(toJson(state));

@@ -1,19 +1,48 @@
 package io.gpurental.gateway.fleet;
 
+import static io.gpurental.gateway.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.FakeAgent;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The node that started an instance is gone (restarted): the agent's report still reaches the
- * reservation, through the instance events reservations registered with the fleet at boot.
+ * reservation, through the instance events reservations registered with the fleet at boot. And a
+ * node stopping answers its agents' long polls at once rather than holding its shutdown.
  */
 class AgentReportsAfterRestartTest {
+  @Test
+  void aStoppingNodeAnswersItsLongPollsAtOnce() throws Exception {
+    TestGateway node = TestGateway.start();
+    ApiClient operator = ApiClient.signIn(node, "operator");
+    FakeAgent agent = FakeAgent.enrol(node, HostEnrolmentTest.createHost(operator).getString("enrollment_token"),
+        "NVIDIA H100 80GB HBM3", 1);
+    long version = agent.desiredStateNow().getLong("version");
+    CompletableFuture<HttpResponse<String>> poll = agent.desiredState(version, 30);
+    eventually("the poll is waiting", () -> !poll.isDone() && requestsInFlight(node) > 0);
+    long stopping = System.nanoTime();
+    node.close();
+    assertTrue(Duration.ofNanos(System.nanoTime() - stopping).toSeconds() < 8, "within the 10 s drain timeout");
+    HttpResponse<String> answered = poll.get(5, TimeUnit.SECONDS);
+    assertEquals(200, answered.statusCode(), answered.body());
+  }
+
+  private static double requestsInFlight(TestGateway node) {
+    String metrics = node.getManagement("/metrics").body();
+    return metrics.lines().filter(line -> line.startsWith("vertx_http_server_active_requests{"))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+  }
+
   @Test
   void aRunningReportAfterAGatewayRestartMakesTheReservationRunning() {
     Map<String, String> settings = TestGateway.settings();

@@ -19,7 +19,9 @@ public final class FakeAgent {
   /** A real ed25519 host key and its fingerprint as {@code ssh-keygen -l} prints it. */
   public static final String HOST_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIP0KjRDayVtO6VAoBa2m8TbclP1OP/A77OR8m2ZQJXkK";
   public static final String HOST_KEY_FINGERPRINT = "SHA256:NhEb5aC6Vzut3T6zSuZ63tzfQ0aecP0nXdPIIq0fcxQ";
-  private static final HttpClient ASYNC = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  // HTTP/1.1 like the real agent (Vert.x web client); Java 17's HTTP/2 client fails a stream on GOAWAY
+  private static final HttpClient ASYNC = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5)).build();
   private TestGateway node;
   private String credential;
   private String hostId;

@@ -6,6 +6,7 @@ import { CatalogPage } from './pages/catalog/CatalogPage';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { OfferPage } from './pages/offer/OfferPage';
+import { OperatorPage } from './pages/operator/OperatorPage';
 import { PaymentsPage } from './pages/Payments';
 import { Placeholder } from './pages/Placeholder';
 import { ReservationPage } from './pages/reservation/ReservationPage';
@@ -69,6 +70,9 @@ function Page({ path, version }: { path: string; version: VersionInfo | null }) 
   if (path === PAYMENTS_NAV_ITEM.path) {
     return <PaymentsPage />;
   }
+  if (path === '/operator' || path === '/operator/hosts') {
+    return <OperatorPage />;
+  }
   const reservationId = reservationIdFromPath(path);
   if (reservationId) {
     return <ReservationPage key={reservationId} id={reservationId} />;
@@ -95,6 +99,9 @@ function pageTitle(path: string): string {
   if (reservationId) {
     // The reservation page names itself once loaded.
     return `Reservation ${reservationId} — ${SITE_NAME}`;
+  }
+  if (path === '/operator/hosts') {
+    return `Hosts — ${SITE_NAME}`;
   }
   const item = [...NAV_ITEMS, PAYMENTS_NAV_ITEM].find((candidate) => candidate.path === path);
   return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;
@@ -235,7 +242,7 @@ export function App() {
           </Link>
           <nav aria-label="Main" class="main-nav">
             <ul>
-              {navItems(Boolean(me)).map((item) => (
+              {navItems(me).map((item) => (
                 <li key={item.path}>
                   <Link
                     id={`nav-${item.path.slice(1)}`}

@@ -24,6 +24,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
 ];
 
+const OPERATOR_PATH = '/operator';
+
 /** Shown in the header only to signed-in visitors, after "Reservations". */
 export const PAYMENTS_NAV_ITEM: NavItem = {
   path: '/payments',
@@ -31,13 +33,14 @@ export const PAYMENTS_NAV_ITEM: NavItem = {
   summary: 'Your card payments with their receipts and refunds.',
 };
 
-/** The header navigation: signed-in visitors also get "Payments". */
-export function navItems(signedIn: boolean): readonly NavItem[] {
-  if (!signedIn) {
-    return NAV_ITEMS;
+/** The header navigation: signed-in visitors also get "Payments", and only operators "Operator". */
+export function navItems(me: { roles: string[] } | null): readonly NavItem[] {
+  const items = NAV_ITEMS.filter((item) => item.path !== OPERATOR_PATH || me?.roles.includes('operator'));
+  if (!me) {
+    return items;
   }
-  const at = NAV_ITEMS.findIndex((item) => item.path === '/reservations') + 1;
-  return [...NAV_ITEMS.slice(0, at), PAYMENTS_NAV_ITEM, ...NAV_ITEMS.slice(at)];
+  const at = items.findIndex((item) => item.path === '/reservations') + 1;
+  return [...items.slice(0, at), PAYMENTS_NAV_ITEM, ...items.slice(at)];
 }
 
 export const SITE_NAME = 'GPU Rental Gateway';

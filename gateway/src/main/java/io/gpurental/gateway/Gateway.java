@@ -6,6 +6,8 @@ import io.gpurental.gateway.catalog.DemoFleet;
 import io.gpurental.gateway.payments.PaymentsFeature;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.Fleet;
+import io.gpurental.gateway.fleet.FleetFeature;
+import io.gpurental.gateway.operator.OperatorFeature;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.sandbox.hosts.SimulatedHosts;
@@ -191,8 +193,17 @@ public final class Gateway {
 
   private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics) {
     List<Feature> features = new ArrayList<>();
+    // hosts an agent enrolled are run by their agents; the others (the sandbox's demo fleet) are simulated
+    Fleet withoutAgents = new NoHostAgents();
+    if (config.mode() == Mode.SANDBOX) {
+      SimulatedHosts hosts = new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter(),
+          config.stripe().secretKey());
+      features.add(hosts);
+      withoutAgents = hosts;
+    }
+    FleetFeature fleet = new FleetFeature(vertx, pool, config.fleet(), withoutAgents);
     AuthFeature auth = new AuthFeature(vertx, config, pool, contract,
-        new RateLimiter(vertx, cluster.getHazelcastInstance()));
+        new RateLimiter(vertx, cluster.getHazelcastInstance()), fleet.credentials());
     features.add(auth);
     features.add(new PlatformApi(buildInfo, contract));
     Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()));
@@ -200,18 +211,14 @@ public final class Gateway {
     features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
     PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase, metrics);
-    Fleet instances = new NoHostAgents();
-    if (config.mode() == Mode.SANDBOX) {
-      SimulatedHosts hosts = new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter(),
-          config.stripe().secretKey());
-      features.add(hosts);
-      instances = hosts;
-    }
     ReservationsFeature reservations = new ReservationsFeature(vertx, pool, quotes, catalog.quotes(),
-        config.reservations(), config.pricing().maxHours(), payments.payments(), instances, publicBase,
+        config.reservations(), config.pricing().maxHours(), payments.payments(), fleet.fleet(), publicBase,
         auth.credentials(), config.events());
     features.add(reservations);
     features.add(payments);
+    features.add(fleet);
+    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase));
+    jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);
     reservations.scheduleJobs(jobs);

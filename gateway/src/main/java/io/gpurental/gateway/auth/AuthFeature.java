@@ -31,7 +31,8 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final ApiContract contract;
   private final Credentials credentials;
 
-  public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter) {
+  public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter,
+      HostCredentials hosts) {
     AccountRepository accounts = new AccountRepository(pool);
     TokenRepository tokens = new TokenRepository(pool);
     Csrf csrf = new Csrf(config.http().publicUrl());
@@ -42,7 +43,8 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     config.auth().google().ifPresent(google -> providers.put("google", new GoogleProvider(vertx, google)));
     this.signIn = new SignInRoutes(providers, sessions, new AccountLinker(accounts, config.auth()), csrf, limiter,
         config.rateLimits(), config.http().publicUrl());
-    this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits());
+    this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits(),
+        hosts);
     this.accountApi = new AccountApi(vertx, accounts);
     this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits(),
         account -> CredentialEvents.changed(vertx, account));

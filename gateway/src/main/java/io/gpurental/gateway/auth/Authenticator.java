@@ -35,9 +35,11 @@ public final class Authenticator implements Handler<RoutingContext> {
   private final Csrf csrf;
   private final RateLimiter limiter;
   private final RateLimitConfig limits;
+  private final HostCredentials hosts;
 
   public Authenticator(ApiContract contract, Sessions sessions, TokenRepository tokens, AccountRepository accounts,
-      Csrf csrf, RateLimiter limiter, RateLimitConfig limits) {
+      Csrf csrf, RateLimiter limiter, RateLimitConfig limits, HostCredentials hosts) {
+    this.hosts = hosts;
     this.contract = contract;
     this.sessions = sessions;
     this.tokens = tokens;
@@ -95,6 +97,13 @@ public final class Authenticator implements Handler<RoutingContext> {
       return Future.failedFuture(new Unauthorized("Use Authorization: Bearer <token>."));
     }
     String secret = authorization.substring(7).trim();
+    if (TokenSecrets.wellFormed(TokenSecrets.HOST_PREFIX, secret)) {
+      return hosts.hostOf(secret).map(host -> host.map(Principal::host)
+          .orElseThrow(() -> new Unauthorized("The host credential is unknown or revoked.")));
+    }
+    if (TokenSecrets.wellFormed(TokenSecrets.ENROLMENT_PREFIX, secret)) {
+      return Future.succeededFuture(Principal.enrolment()); // the fleet checks and spends it in the enrolment
+    }
     if (!TokenSecrets.wellFormed(secret)) {
       return Future.failedFuture(new Unauthorized("This is not a gateway API token (they start with gpr_)."));
     }
@@ -117,8 +126,9 @@ public final class Authenticator implements Handler<RoutingContext> {
 
   /** Per token, per signed-in account, or (anonymous writes such as quotes) per client address. */
   private Future<Void> limitWrites(RoutingContext ctx, Optional<Principal> caller) {
-    String subject = caller.map(principal -> principal.tokenId().map(id -> "token:" + id)
-            .orElse("account:" + principal.accountId()))
+    String subject = caller.filter(principal -> principal.method() != Principal.Method.ENROLMENT)
+        .map(principal -> principal.tokenId().map(id -> "token:" + id)
+            .orElse((principal.method() == Principal.Method.HOST ? "host:" : "account:") + principal.accountId()))
         .orElseGet(() -> "ip:" + (ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress()));
     return limiter.acquire("writes", subject, limits.writesPerMinute(), Duration.ofMinutes(1), "write requests");
   }

@@ -4,7 +4,11 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
 import java.util.Set;
 
-/** Who is calling, how they proved it, and what they may do. */
+/**
+ * Who is calling, how they proved it, and what they may do. A host agent ({@link Method#HOST})
+ * carries its host id as {@code accountId} and no roles or scopes; an agent enrolling
+ * ({@link Method#ENROLMENT}) is known only by its token, which the fleet checks.
+ */
 public record Principal(String accountId, Set<String> roles, Set<Scope> scopes, Method method,
     Optional<String> tokenId) {
   private static final String KEY = "principal";
@@ -12,11 +16,34 @@ public record Principal(String accountId, Set<String> roles, Set<Scope> scopes, 
   /** How the caller authenticated. */
   public enum Method {
     SESSION,
-    TOKEN;
+    TOKEN,
+    HOST,
+    ENROLMENT;
 
     public String id() {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
+  }
+
+  static Principal host(String hostId) {
+    return new Principal(hostId, Set.of(), Set.of(), Method.HOST, Optional.empty());
+  }
+
+  static Principal enrolment() {
+    return new Principal(null, Set.of(), Set.of(), Method.ENROLMENT, Optional.empty());
+  }
+
+  /** The host a host agent calls for; only for {@link Method#HOST}. */
+  public String hostId() {
+    if (method != Method.HOST) {
+      throw new IllegalStateException("not a host agent");
+    }
+    return accountId;
+  }
+
+  /** Whether a host agent calls (with a host credential or an enrolment token). */
+  public boolean isAgent() {
+    return method == Method.HOST || method == Method.ENROLMENT;
   }
 
   public boolean isOperator() {

@@ -14,12 +14,16 @@ import java.time.Duration;
 public final class CatalogFeature implements Feature {
   private final CatalogApi catalog;
   private final QuotesApi quotes;
+  private final Offers offers;
+  private final GpuModels gpuModels;
 
   /** Longest a cached search is served without a change event (bounds scheduled price changes). */
   private static final Duration SEARCH_CACHE_LIFETIME = Duration.ofSeconds(5);
 
   public CatalogFeature(Vertx vertx, Pool pool, Quotes quotes, PricingConfig pricing) {
     CatalogRepository repository = new CatalogRepository(pool);
+    this.offers = new Offers(vertx, pool);
+    this.gpuModels = new GpuModels(vertx, pool);
     this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.calculator(), pricing);
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(row.id(), row.gpuCounts(), row.gpusAvailable(), row.gpusTotal(),
@@ -29,6 +33,16 @@ public final class CatalogFeature implements Feature {
   /** Quotes at current prices, for features that quote on the caller's behalf. */
   public QuotesApi quotes() {
     return quotes;
+  }
+
+  /** Opening and closing hosts' offers, for the operator. */
+  public Offers offers() {
+    return offers;
+  }
+
+  /** Mapping nvidia-smi names to GPU models, for the operator. */
+  public GpuModels gpuModels() {
+    return gpuModels;
   }
 
   @Override

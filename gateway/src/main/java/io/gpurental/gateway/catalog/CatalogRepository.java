@@ -22,17 +22,16 @@ public final class CatalogRepository {
       WITH busy AS (SELECT DISTINCT gpu_id FROM booked_gpus_view WHERE period && tstzrange($1, $2)),
       host_gpus AS (SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
                            (count(*) FILTER (WHERE busy.gpu_id IS NULL)) :: integer AS free
-                    FROM gpus g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
+                    FROM fleet_gpus_view g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
       SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
-             s.name AS site, s.region, s.country,
+             h.site_name AS site, h.region, h.country,
              g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total, g.free AS gpus_free,
              o.gpu_counts, h.cpu_model, h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
              o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu,
              p.amount_per_gpu_hour AS price_per_gpu_hour, p.currency,
              m.hyperscaler_price_minor, m.specialized_price_minor
       FROM offers o
-      JOIN hosts h ON h.id = o.host_id
-      JOIN sites s ON s.id = h.site_id
+      JOIN fleet_hosts_view h ON h.id = o.host_id
       JOIN host_gpus g ON g.host_id = h.id
       JOIN gpu_models m ON m.name = g.model
       JOIN LATERAL (SELECT amount_per_gpu_hour, currency FROM prices
@@ -40,15 +39,17 @@ public final class CatalogRepository {
                       AND effective_from <= now()
                     -- the offer's own price wins over the model-and-site default
                     ORDER BY offer_id IS NULL, effective_from DESC LIMIT 1) p ON true
-      WHERE ($3::text IS NULL OR lower(g.model) = lower($3))
+      -- a search lists only open offers of hosts that can serve now (enrolling, pending, offline and
+      -- deactivated hosts are not in the catalog); one offer asked for by id is shown as it is
+      WHERE (($9::text IS NULL AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')) OR o.id = $9)
+        AND ($3::text IS NULL OR lower(g.model) = lower($3))
         AND ($4::integer IS NULL OR g.vram_gb >= $4)
-        AND ($5::text IS NULL OR s.region = $5)
-        AND ($6::text IS NULL OR s.id = $6 OR lower(s.name) = lower($6))
+        AND ($5::text IS NULL OR h.region = $5)
+        AND ($6::text IS NULL OR h.site_id = $6 OR lower(h.site_name) = lower($6))
         AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
-        AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)
-        AND ($9::text IS NULL OR o.id = $9)""";
+        AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)""";
   private static final String TIMELINE = """
-      SELECT n, (SELECT count(*) FROM gpus g WHERE g.host_id = o.host_id AND NOT EXISTS (
+      SELECT n, (SELECT count(*) FROM fleet_gpus_view g WHERE g.host_id = o.host_id AND NOT EXISTS (
                  SELECT 1 FROM booked_gpus_view r WHERE r.gpu_id = g.id
                    AND r.period && tstzrange($2::timestamptz + n * interval '1 hour',
                                               $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free
@@ -56,8 +57,8 @@ public final class CatalogRepository {
       WHERE o.id = $1 ORDER BY n""";
   /** The offer's own prices, or (when it has none) its model-and-site defaults, oldest first. */
   private static final String PRICE_HISTORY = """
-      WITH offer AS (SELECT o.id, h.site_id, (SELECT min(model) FROM gpus WHERE host_id = h.id) AS model
-                     FROM offers o JOIN hosts h ON h.id = o.host_id WHERE o.id = $1)
+      WITH offer AS (SELECT o.id, h.site_id, h.gpu_model AS model
+                     FROM offers o JOIN fleet_hosts_view h ON h.id = o.host_id WHERE o.id = $1)
       SELECT p.amount_per_gpu_hour, p.currency, p.effective_from FROM prices p, offer
       WHERE p.offer_id = offer.id
          OR (NOT EXISTS (SELECT 1 FROM prices own WHERE own.offer_id = offer.id)

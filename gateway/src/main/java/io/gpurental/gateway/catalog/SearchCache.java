@@ -1,5 +1,6 @@
 package io.gpurental.gateway.catalog;
 
+import io.gpurental.gateway.fleet.HostChanges;
 import io.gpurental.gateway.platform.Futures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -11,9 +12,9 @@ import java.util.function.Supplier;
 
 /**
  * A node-local cache of offer searches (the rows before pricing), dropped on every node when a
- * {@link CatalogChanges} event arrives and in any case after a short lifetime, which also bounds
- * how late a price scheduled for a future time shows up. Concurrent misses for the same search
- * share one database query.
+ * {@link CatalogChanges} or a fleet {@link HostChanges} event arrives, and in any case after a
+ * short lifetime, which also bounds how late a price scheduled for a future time shows up.
+ * Concurrent misses for the same search share one database query.
  */
 final class SearchCache {
   private static final int MAX_ENTRIES = 1_000;
@@ -36,6 +37,8 @@ final class SearchCache {
       clear();
       message.reply("cleared"); // ignored for published events; lets a sender wait for one node
     });
+    // a host's status decides whether its offer is listed
+    vertx.eventBus().consumer(HostChanges.ADDRESS, message -> clear());
   }
 
   Future<List<OfferRow>> get(String key, Supplier<Future<List<OfferRow>>> load) {

@@ -1,19 +1,26 @@
 package io.gpurental.gateway.fleet;
 
 import io.vertx.core.Future;
+import java.time.Instant;
 import java.util.List;
 
 /**
  * The fleet's port for reservations: start and stop the instance of a reservation on its host.
- * Host agents implement it; until they exist, in sandbox mode, a simulated host does. Both calls
- * may be repeated for the same reservation and must be harmless then.
+ * Host agents implement it ({@link AgentFleet}); in sandbox mode, hosts without an agent are
+ * simulated. Both calls may be repeated for the same reservation and must be harmless then.
  */
 public interface Fleet {
-  /** What the host needs to start an instance. */
-  record Launch(String reservationId, String hostId, List<Integer> gpuIndexes, String sshPublicKey) {}
+  /** What the host needs to start an instance: its GPUs, the renter's key, and when it ends. */
+  record Launch(String reservationId, String hostId, List<Integer> gpuIndexes, String sshPublicKey, Instant endsAt) {}
 
   /** Starts the instance; the host reports how it went through {@code events}. */
   Future<Void> start(Launch launch, InstanceEvents events);
 
   Future<Void> stop(String reservationId);
+
+  /**
+   * Where to report instances this node did not start (started by another node, or before a
+   * restart); registered once at boot.
+   */
+  default void reportTo(InstanceEvents events) {}
 }

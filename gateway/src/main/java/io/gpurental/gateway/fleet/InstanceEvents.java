@@ -4,8 +4,8 @@ import io.vertx.core.Future;
 
 /** What hosts report about instances; reservations implements it and hands it to {@link Fleet#start}. */
 public interface InstanceEvents {
-  /** The instance is up and reachable: {@code ssh -p port user@host}. */
-  Future<Boolean> running(String reservationId, String user, String host, int port);
+  /** The instance is up and reachable over SSH. */
+  Future<Boolean> running(String reservationId, SshAccess ssh);
 
   /**
    * The instance failed on the host and cannot be served: the reservation fails, its GPUs are

@@ -13,7 +13,8 @@ import java.util.List;
 record Reservation(String id, ReservationStatus status, String accountId, String offerId, String hostId, int gpuCount,
     List<Integer> gpuIndexes, Instant start, Instant end, Instant holdExpiresAt, JsonObject price, String currency,
     String paymentMethod, Payment payment, long amountCaptured, List<Refund> refunds, List<Extension> extensions,
-    String sshFingerprint, String sshEndpoint, Instant createdAt, List<Event> events) {
+    String sshFingerprint, String sshEndpoint, String sshHostKeyFingerprint, String sshKnownHosts, Instant createdAt,
+    List<Event> events) {
 
   /** The reservation's own (not an extension's) latest payment. */
   record Payment(String id, String status, String checkoutUrl, String failureMessage) {}

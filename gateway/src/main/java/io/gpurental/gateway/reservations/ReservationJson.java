@@ -78,10 +78,12 @@ final class ReservationJson {
     JsonObject ssh = new JsonObject().put("fingerprint", r.sshFingerprint());
     Matcher endpoint = r.sshEndpoint() == null ? null : ENDPOINT.matcher(r.sshEndpoint());
     if (endpoint == null || !endpoint.matches() || r.status() != ReservationStatus.RUNNING) {
-      return ssh.putNull("endpoint").putNull("user").putNull("command");
+      return ssh.putNull("endpoint").putNull("user").putNull("command").putNull("host_key_fingerprint")
+          .putNull("known_hosts");
     }
     return ssh.put("endpoint", endpoint.group(2) + ":" + endpoint.group(3)).put("user", endpoint.group(1))
-        .put("command", "ssh -p " + endpoint.group(3) + " " + endpoint.group(1) + "@" + endpoint.group(2));
+        .put("command", "ssh -p " + endpoint.group(3) + " " + endpoint.group(1) + "@" + endpoint.group(2))
+        .put("host_key_fingerprint", r.sshHostKeyFingerprint()).put("known_hosts", r.sshKnownHosts());
   }
 
   private static JsonArray events(Reservation r) {

@@ -75,7 +75,7 @@ public final class ReservationRepository {
       WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED""";
   /** Instances to start: those just provisioning ($1), and those stuck there longer than $2 seconds. */
   private static final String LAUNCHES = """
-      SELECT r.id, r.host_id, r.ssh_public_key,
+      SELECT r.id, r.host_id, r.ssh_public_key, upper(r.period) AS ends_at,
              array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
       FROM reservations r WHERE r.status = 'provisioning'
@@ -91,7 +91,8 @@ public final class ReservationRepository {
       + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
       + " WHERE id = $1 AND status = $2 RETURNING id";
   private static final String RELEASE_GPUS = "UPDATE reservation_gpus SET active = false WHERE reservation_id = $1";
-  private static final String SET_SSH_ENDPOINT = "UPDATE reservations SET ssh_endpoint = $2 WHERE id = $1";
+  private static final String SET_SSH_ACCESS = "UPDATE reservations SET ssh_endpoint = $2,"
+      + " ssh_host_key_fingerprint = $3, ssh_known_hosts = $4 WHERE id = $1";
   private static final String ACCOUNT_OF = "SELECT account_id FROM reservations WHERE id = $1";
   private static final String HOST_OF = "SELECT host_id FROM offer_hosts_view WHERE offer_id = $1";
 
@@ -215,8 +216,10 @@ public final class ReservationRepository {
     return tx.preparedQuery(EVENT).execute(Tuple.of(id, from, to, cause)).mapEmpty();
   }
 
-  static Future<Void> setSshEndpoint(SqlClient tx, String id, String endpoint) {
-    return tx.preparedQuery(SET_SSH_ENDPOINT).execute(Tuple.of(id, endpoint)).mapEmpty();
+  /** Where and how the renter logs in: user@host:port, and the host key to trust. */
+  static Future<Void> setSshAccess(SqlClient tx, String id, String endpoint, String hostKeyFingerprint,
+      String knownHosts) {
+    return tx.preparedQuery(SET_SSH_ACCESS).execute(Tuple.of(id, endpoint, hostKeyFingerprint, knownHosts)).mapEmpty();
   }
 
   Future<String> accountOf(String id) {

@@ -25,7 +25,8 @@ final class ReservationRows {
             payment.getString("checkout_url"), payment.getString("failure_message")),
         row.getLong("amount_captured"), list(row.getValue("refunds"), ReservationRows::refund),
         list(row.getValue("extensions"), ReservationRows::extension), row.getString("ssh_fingerprint"),
-        row.getString("ssh_endpoint"), instant(row.getOffsetDateTime("created_at")),
+        row.getString("ssh_endpoint"), row.getString("ssh_host_key_fingerprint"), row.getString("ssh_known_hosts"),
+        instant(row.getOffsetDateTime("created_at")),
         list(row.getValue("events"), ReservationRows::event));
   }
 

@@ -51,6 +51,7 @@ public final class ReservationsFeature implements Feature {
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
         new HostFailures(vertx, repository, payments), payments);
     this.schedulerEvery = config.schedulerInterval();
+    instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
   }
 
   /** Forgets Idempotency-Keys older than 24 h (this feature owns the table; a cluster job calls it). */

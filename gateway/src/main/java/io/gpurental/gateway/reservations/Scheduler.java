@@ -3,6 +3,7 @@ package io.gpurental.gateway.reservations;
 import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.fleet.InstanceEvents;
+import io.gpurental.gateway.fleet.SshAccess;
 import io.gpurental.gateway.payments.Payments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -80,18 +81,21 @@ final class Scheduler implements InstanceEvents {
     return repository.launches(ids, (int) stuckAfter.toSeconds())
         .map(rows -> {
           rows.forEach(row -> launcher.start(new Fleet.Launch(row.getString("id"), row.getString("host_id"),
-              Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key")), this)
+              Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key"),
+              row.getOffsetDateTime("ends_at").toInstant()), this)
               .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
           return null;
         });
   }
 
   @Override
-  public Future<Boolean> running(String reservationId, String user, String host, int port) {
+  public Future<Boolean> running(String reservationId, SshAccess ssh) {
     return repository.pool().withTransaction(tx -> ReservationRepository.transition(tx, reservationId,
-            ReservationStatus.PROVISIONING, ReservationStatus.RUNNING, "instance ready; SSH on " + host + ":" + port, false)
+            ReservationStatus.PROVISIONING, ReservationStatus.RUNNING,
+            "instance ready; SSH on " + ssh.host() + ":" + ssh.port(), false)
         .compose(moved -> !moved ? Future.succeededFuture(false)
-            : ReservationRepository.setSshEndpoint(tx, reservationId, user + "@" + host + ":" + port).map(true)))
+            : ReservationRepository.setSshAccess(tx, reservationId, ssh.user() + "@" + ssh.host() + ":" + ssh.port(),
+                ssh.hostKeyFingerprint(), ssh.knownHosts()).map(true)))
         .onSuccess(moved -> {
           if (moved) {
             repository.accountOf(reservationId).onSuccess(account -> ReservationEvents.publish(vertx, reservationId,

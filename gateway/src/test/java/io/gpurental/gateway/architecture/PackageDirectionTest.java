@@ -27,9 +27,10 @@ class PackageDirectionTest {
       "auth", Set.of("platform", "config"),
       "pricing", Set.of("platform", "config"),
       "payments", Set.of("platform", "config", "auth"),
-      "fleet", Set.of("platform", "config"),
-      "catalog", Set.of("platform", "config", "pricing"),
+      "fleet", Set.of("platform", "config", "auth"),
+      "catalog", Set.of("platform", "config", "pricing", "fleet"),
       "reservations", Set.of("platform", "config", "auth", "catalog", "pricing", "payments", "fleet"),
+      "operator", Set.of("platform", "config", "auth", "pricing", "catalog", "fleet"),
       // the simulated hosts implement the fleet's port until host agents replace them over HTTP
       "sandbox", Set.of("platform", "config", "fleet"));
 

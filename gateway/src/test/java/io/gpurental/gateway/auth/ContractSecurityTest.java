@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /** Every operation in openapi.yaml says who may call it, in terms the gateway enforces. */
 class ContractSecurityTest {
-  private static final Set<String> SCHEMES = Set.of(AccessPolicy.SESSION_SCHEME, AccessPolicy.BEARER_SCHEME);
+  private static final Set<String> SCHEMES = Set.of(AccessPolicy.SESSION_SCHEME, AccessPolicy.BEARER_SCHEME,
+      AccessPolicy.HOST_SCHEME, AccessPolicy.ENROLMENT_SCHEME);
   private static final Set<String> ROLES = Set.of(Roles.RENTER, Roles.OPERATOR);
 
   @Test

@@ -1,16 +1,20 @@
 package io.gpurental.gateway.catalog;
 
+import static io.gpurental.gateway.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+import io.gpurental.gateway.fleet.HostChanges;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -51,6 +55,17 @@ class CatalogSearchTest {
     assertTrue(ids("").contains("off_fra_a100_01"), "served from the cache until a change is announced");
     change("SELECT 1");
     assertFalse(ids("").contains("off_fra_a100_01"));
+  }
+
+  @Test
+  void aHostStatusChangeAnnouncedByTheFleetDropsCachedSearches() {
+    assertTrue(ids("").contains("off_fra_a100_01"));
+    node.sql("UPDATE hosts SET status = 'offline' WHERE id = 'host_fra_a100_01'");
+    assertTrue(ids("").contains("off_fra_a100_01"), "served from the cache until a change is announced");
+    node.gateway().vertx().eventBus().publish(HostChanges.ADDRESS,
+        new JsonObject().put("host_id", "host_fra_a100_01").put("status", "offline"));
+    eventually("the cached search is dropped", Duration.ofSeconds(2), () -> ids(""),
+        offers -> !offers.contains("off_fra_a100_01"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.vertx.core.Future;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 class NoHostAgentsTest {
   private static final InstanceEvents NO_REPORTS = new InstanceEvents() {
     @Override
-    public Future<Boolean> running(String reservationId, String user, String host, int port) {
+    public Future<Boolean> running(String reservationId, SshAccess ssh) {
       throw new AssertionError("no host reports without agents");
     }
 
@@ -54,7 +55,7 @@ class NoHostAgentsTest {
   }
 
   private static Fleet.Launch launch(String id) {
-    return new Fleet.Launch(id, "host_1", List.of(0, 1), "ssh-ed25519 AAAA test");
+    return new Fleet.Launch(id, "host_1", List.of(0, 1), "ssh-ed25519 AAAA test", Instant.parse("2026-12-01T10:00:00Z"));
   }
 
   private long lines(String reservationId) {

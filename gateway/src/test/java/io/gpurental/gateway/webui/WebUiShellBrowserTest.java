@@ -23,7 +23,7 @@ class WebUiShellBrowserTest extends BrowserTestBase {
     assertTrue(header.getText().contains("GPU Rental Gateway"), header.getText());
     List<String> navigation = browser.driver().findElements(By.cssSelector("nav[aria-label='Main'] a"))
         .stream().map(WebElement::getText).toList();
-    assertEquals(List.of("Catalog", "Reservations", "Account", "Operator"), navigation);
+    assertEquals(List.of("Catalog", "Reservations", "Account"), navigation, "Operator is shown to operators only");
 
     WebElement banner = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("sandbox-banner")));
     assertTrue(banner.getText().contains("Sandbox mode"), banner.getText());

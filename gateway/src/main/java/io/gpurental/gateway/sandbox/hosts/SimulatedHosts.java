@@ -3,6 +3,7 @@ package io.gpurental.gateway.sandbox.hosts;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.fleet.InstanceEvents;
+import io.gpurental.gateway.fleet.SshAccess;
 import io.vertx.core.Vertx;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -35,8 +36,9 @@ public final class SimulatedHosts implements Fleet, Feature {
   @Override
   public Future<Void> start(Launch launch, InstanceEvents reports) {
     started.put(launch.reservationId(), reports);
-    Runnable ready = () -> reports.running(launch.reservationId(), "ubuntu", launch.hostId().replace('_', '-') + DOMAIN,
-        22_000 + Math.floorMod(launch.reservationId().hashCode(), 1_000));
+    Runnable ready = () -> reports.running(launch.reservationId(), new SshAccess("ubuntu",
+        launch.hostId().replace('_', '-') + DOMAIN, 22_000 + Math.floorMod(launch.reservationId().hashCode(), 1_000),
+        null, null));
     if (readyAfter.isZero()) {
       ready.run();
     } else {

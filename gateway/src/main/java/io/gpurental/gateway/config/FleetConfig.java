@@ -1,0 +1,14 @@
+package io.gpurental.gateway.config;
+
+import java.time.Duration;
+
+/**
+ * Host agents: how often they send heartbeats (told to them at enrolment and in every answer),
+ * and how many intervals without one make a host {@code offline}.
+ */
+public record FleetConfig(Duration heartbeatInterval, int offlineAfterMissed) {
+  /** How long without a heartbeat before a host is offline. */
+  public Duration offlineAfter() {
+    return heartbeatInterval.multipliedBy(offlineAfterMissed);
+  }
+}

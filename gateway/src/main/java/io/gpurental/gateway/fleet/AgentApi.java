@@ -1,0 +1,140 @@
+package io.gpurental.gateway.fleet;
+
+import io.gpurental.gateway.auth.Principal;
+import io.gpurental.gateway.auth.tokens.TokenSecrets;
+import io.gpurental.gateway.config.FleetConfig;
+import io.gpurental.gateway.platform.QueryNumbers;
+import io.gpurental.gateway.platform.errors.Invalid;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code /agent/…}: what host agents call (docs/agent-protocol.md). */
+final class AgentApi {
+  private static final int DEFAULT_WAIT_SECONDS = 25;
+  private final Vertx vertx;
+  private final HostRepository hosts;
+  private final InstanceRepository instances;
+  private final DesiredStateWaits waits;
+  private final AgentFleet fleet;
+  private final FleetConfig config;
+
+  AgentApi(Vertx vertx, HostRepository hosts, InstanceRepository instances, DesiredStateWaits waits, AgentFleet fleet,
+      FleetConfig config) {
+    this.vertx = vertx;
+    this.hosts = hosts;
+    this.instances = instances;
+    this.waits = waits;
+    this.fleet = fleet;
+    this.config = config;
+  }
+
+  void bind(RouterBuilder api) {
+    api.getRoute("enrollAgent").addHandler(this::enroll);
+    api.getRoute("sendHeartbeat").addHandler(this::heartbeat);
+    api.getRoute("getDesiredState").addHandler(this::desiredState);
+    api.getRoute("reportInstance").addHandler(this::report);
+  }
+
+  private void enroll(RoutingContext ctx) {
+    String token = ctx.request().getHeader("Authorization").substring(7).trim();
+    String credential = TokenSecrets.generate(TokenSecrets.HOST_PREFIX);
+    hosts.enrol(token, HostFacts.of(ctx.body().asJsonObject()), credential)
+        .onSuccess(hostId -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
+            .end(new JsonObject().put("host_id", hostId).put("credential", credential)
+                .put("heartbeat_interval_seconds", config.heartbeatInterval().toSeconds()).encode()))
+        .onFailure(ctx::fail);
+  }
+
+  private void heartbeat(RoutingContext ctx) {
+    String hostId = Principal.required(ctx).hostId();
+    JsonObject body = ctx.body().asJsonObject();
+    hosts.heartbeat(hostId, body.getString("agent_version"), body.getJsonObject("telemetry"))
+        .onSuccess(back -> {
+          if (back) {
+            HostChanges.publish(vertx, hostId, HostLifecycle.ACTIVE);
+          }
+        })
+        .compose(v -> hosts.desiredVersion(hostId))
+        .onSuccess(version -> ctx.json(new JsonObject()
+            .put("heartbeat_interval_seconds", config.heartbeatInterval().toSeconds()).put("desired_version", version)))
+        .onFailure(ctx::fail);
+  }
+
+  private void desiredState(RoutingContext ctx) {
+    String hostId = Principal.required(ctx).hostId();
+    Long after = QueryNumbers.wholeNumber(ctx, "after_version");
+    Long wait = QueryNumbers.wholeNumber(ctx, "wait_seconds");
+    Promise<Void> gone = Promise.promise();
+    ctx.response().closeHandler(v -> gone.tryComplete());
+    // a draining node answers its polls at once, so agents ask again (another node) instead of
+    // holding the shutdown for the whole drain timeout
+    ctx.request().connection().shutdownHandler(v -> gone.tryComplete());
+    waits.await(hostId, after, Duration.ofSeconds(wait == null ? DEFAULT_WAIT_SECONDS : wait), gone.future())
+        .onSuccess(state -> {
+          if (!ctx.response().closed()) {
+            ctx.json(toJson(state));
+          }
+        })
+        .onFailure(ctx::fail);
+  }
+
+  private void report(RoutingContext ctx) {
+    String hostId = Principal.required(ctx).hostId();
+    String reservationId = ctx.pathParam("instance_id");
+    JsonObject body = ctx.body().asJsonObject();
+    String state = body.getString("state");
+    JsonObject ssh = body.getJsonObject("ssh");
+    Optional<SshAccess> access = Optional.empty();
+    InstanceRepository.Report report;
+    if (InstanceLifecycle.RUNNING.equals(state)) {
+      if (ssh == null) {
+        throw new Invalid("A running instance is reported with its ssh access.",
+            List.of(new Invalid.FieldError("#/ssh", "required when state is running")));
+      }
+      int port = ssh.getInteger("port");
+      HostKeys.Verified key = HostKeys.verify(ssh.getString("host_key"), ssh.getString("host_key_fingerprint"),
+          ssh.getString("host"), port);
+      access = Optional.of(new SshAccess(ssh.getString("user"), ssh.getString("host"), port, key.fingerprint(),
+          key.knownHostsLine()));
+      report = new InstanceRepository.Report(state, ssh.getString("host"), port, ssh.getString("user"),
+          key.fingerprint(), ssh.getString("host_key"), null);
+    } else {
+      String reason = body.getString("reason");
+      if (InstanceLifecycle.FAILED.equals(state) && reason == null) {
+        throw new Invalid("A failed instance is reported with a reason.",
+            List.of(new Invalid.FieldError("#/reason", "required when state is failed")));
+      }
+      report = new InstanceRepository.Report(state, null, null, null, null, null, reason);
+    }
+    Optional<SshAccess> reached = access;
+    instances.report(hostId, reservationId, report).compose(previous -> {
+      if (previous.isEmpty()) {
+        return Future.failedFuture(new NotFound("Instance " + reservationId + " is not on this host."));
+      }
+      return fleet.reported(reservationId, previous.get(), report, reached);
+    }).onSuccess(v -> ctx.response().setStatusCode(204).end()).onFailure(ctx::fail);
+  }
+
+  private static JsonObject toJson(DesiredState state) {
+    JsonArray instances = new JsonArray();
+    for (DesiredState.Instance instance : state.instances()) {
+      JsonArray gpus = new JsonArray();
+      for (int i = 0; i < instance.gpuIndexes().size(); i++) {
+        gpus.add(new JsonObject().put("index", instance.gpuIndexes().get(i)).put("uuid", instance.gpuUuids().get(i)));
+      }
+      instances.add(new JsonObject().put("id", instance.id()).put("user", instance.user())
+          .put("ends_at", instance.endsAt().toInstant().toString()).put("ssh_public_key", instance.sshPublicKey())
+          .put("gpus", gpus));
+    }
+    return new JsonObject().put("version", state.version()).put("instances", instances);
+  }
+}

@@ -1,0 +1,59 @@
+package io.gpurental.gateway.fleet;
+
+import io.gpurental.gateway.auth.HostCredentials;
+import io.gpurental.gateway.config.FleetConfig;
+import io.gpurental.gateway.platform.Feature;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.Pool;
+
+/**
+ * The hardware truth: sites, hosts and their GPUs, host agents (enrolment, credentials,
+ * heartbeats, desired state, instance reports) and when a host is offline.
+ */
+public final class FleetFeature implements Feature {
+  /** The cluster-singleton job that marks silent hosts offline. */
+  public static final String MARK_OFFLINE = "fleet.mark-offline";
+  private final FleetConfig config;
+  private final HostRepository hosts;
+  private final AgentFleet fleet;
+  private final Hosts operatorHosts;
+  private final AgentApi api;
+
+  /** {@code others} starts instances on hosts no agent enrolled (simulated, or none). */
+  public FleetFeature(Vertx vertx, Pool pool, FleetConfig config, Fleet others) {
+    this.config = config;
+    this.hosts = new HostRepository(pool);
+    InstanceRepository instances = new InstanceRepository(pool);
+    DesiredStateWaits waits = new DesiredStateWaits(vertx, instances);
+    this.fleet = new AgentFleet(instances, waits, others);
+    this.operatorHosts = new Hosts(vertx, hosts);
+    this.api = new AgentApi(vertx, hosts, instances, waits, fleet, config);
+  }
+
+  /** The port reservations start and stop instances through. */
+  public Fleet fleet() {
+    return fleet;
+  }
+
+  /** The port the operator manages hosts through. */
+  public Hosts hosts() {
+    return operatorHosts;
+  }
+
+  /** How auth recognises a host credential. */
+  public HostCredentials credentials() {
+    return hosts::hostOfCredential;
+  }
+
+  /** One run of {@link #MARK_OFFLINE}. */
+  public Future<Void> markOffline() {
+    return operatorHosts.markOffline(config.offlineAfter());
+  }
+
+  @Override
+  public void bind(RouterBuilder routes) {
+    api.bind(routes);
+  }
+}

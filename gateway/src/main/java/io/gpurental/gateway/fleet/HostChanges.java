@@ -1,0 +1,18 @@
+package io.gpurental.gateway.fleet;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The clustered event-bus address on which the fleet announces every host status change, so
+ * that every node can drop what it derived from the old status (the catalog's cached searches).
+ */
+public final class HostChanges {
+  public static final String ADDRESS = "fleet.host-status-changed";
+
+  private HostChanges() {}
+
+  static void publish(Vertx vertx, String hostId, String status) {
+    vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("status", status));
+  }
+}

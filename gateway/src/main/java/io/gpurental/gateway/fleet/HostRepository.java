@@ -1,0 +1,224 @@
+package io.gpurental.gateway.fleet;
+
+import io.gpurental.gateway.auth.tokens.TokenSecrets;
+import io.gpurental.gateway.platform.Ids;
+import io.gpurental.gateway.platform.audit.AuditLog;
+import io.gpurental.gateway.platform.errors.Conflict;
+import io.gpurental.gateway.platform.errors.NotFound;
+import io.gpurental.gateway.platform.errors.Unauthorized;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Sites, hosts, their enrolment tokens, credentials, facts and heartbeats in PostgreSQL. */
+final class HostRepository {
+  static final Duration ENROLMENT_TOKEN_LIFETIME = Duration.ofHours(24);
+  private static final String INSERT_SITE = "INSERT INTO sites (id, name, region, country) VALUES ($1, $2, $3, $4)";
+  private static final String INSERT_HOST = """
+      INSERT INTO hosts (id, site_id, name, status, public_address) VALUES ($1, $2, $3, 'enrolling', $4)""";
+  private static final String INSERT_TOKEN = """
+      INSERT INTO enrolment_tokens (token_hash, host_id, expires_at) VALUES ($1, $2, now() + $3::integer * interval '1 second')""";
+  /** Spends the token: at most one enrolment ever succeeds with it. */
+  private static final String SPEND_TOKEN = """
+      UPDATE enrolment_tokens SET used_at = now()
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING host_id""";
+  private static final String LOCK_HOST = "SELECT status, enrolled_at IS NOT NULL AS enrolled FROM hosts WHERE id = $1 FOR UPDATE";
+  private static final String STORE_FACTS = """
+      UPDATE hosts SET cpu_model = $2, cpu_cores = $3, ram_gb = $4, nvme_gb = $5, net_gbps = $6, interconnect = $7,
+             enrolled_at = coalesce(enrolled_at, now())
+      WHERE id = $1""";
+  private static final String UPSERT_FACTS = """
+      INSERT INTO host_facts (host_id, hostname, driver_version, cuda_version, agent_version, facts)
+      VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (host_id) DO UPDATE SET hostname = EXCLUDED.hostname, driver_version = EXCLUDED.driver_version,
+        cuda_version = EXCLUDED.cuda_version, agent_version = EXCLUDED.agent_version, facts = EXCLUDED.facts,
+        reported_at = now()""";
+  /** The GPUs as reported, each recognised by the first model whose pattern matches its name. */
+  private static final String INSERT_GPUS = """
+      INSERT INTO gpus (id, host_id, idx, uuid, nvidia_smi_name, vram_gb, model)
+      SELECT $1 || '_gpu' || r.idx, $1, r.idx, r.uuid, r.name, greatest(1, round(r.mib / 1024.0)) :: integer,
+             (SELECT m.name FROM gpu_models_view m WHERE r.name ~* ANY (m.nvidia_smi_patterns) ORDER BY m.name LIMIT 1)
+      FROM unnest($2::integer[], $3::text[], $4::text[], $5::bigint[]) AS r (idx, uuid, name, mib)""";
+  private static final String INSERT_CREDENTIAL = """
+      INSERT INTO host_credentials (id, host_id, secret_hash, prefix) VALUES ($1, $2, $3, $4)""";
+  private static final String REVOKE_CREDENTIALS = """
+      UPDATE host_credentials SET revoked_at = now() WHERE host_id = $1 AND revoked_at IS NULL RETURNING id""";
+  private static final String HOST_OF_CREDENTIAL = """
+      SELECT host_id FROM host_credentials WHERE secret_hash = $1 AND revoked_at IS NULL""";
+  private static final String HEARTBEAT = """
+      INSERT INTO host_heartbeats (host_id, last_at, agent_version, telemetry) VALUES ($1, now(), $2, $3)
+      ON CONFLICT (host_id) DO UPDATE SET last_at = now(), agent_version = EXCLUDED.agent_version,
+        telemetry = EXCLUDED.telemetry""";
+  /** The one statement that changes a host's status: only from the statuses the lifecycle lists. */
+  private static final String MOVE = """
+      UPDATE hosts SET status = $3, status_changed_at = now() WHERE id = $1 AND status = ANY ($2) RETURNING id""";
+  private static final String MARK_OFFLINE = """
+      UPDATE hosts h SET status = 'offline', status_changed_at = now()
+      FROM host_heartbeats b
+      WHERE b.host_id = h.id AND h.status = ANY ($1) AND b.last_at < now() - $2::integer * interval '1 second'
+      RETURNING h.id""";
+  private static final String DESIRED_VERSION = "SELECT desired_version FROM hosts WHERE id = $1";
+  /** Recognises GPUs whose name a pattern added since matches; answers the names still unknown. */
+  private static final String RECOGNISE = """
+      UPDATE gpus g SET model = (SELECT m.name FROM gpu_models_view m
+                                 WHERE g.nvidia_smi_name ~* ANY (m.nvidia_smi_patterns) ORDER BY m.name LIMIT 1)
+      WHERE g.host_id = $1 AND g.model IS NULL""";
+  private static final String UNKNOWN_GPUS = """
+      SELECT DISTINCT nvidia_smi_name FROM gpus WHERE host_id = $1 AND model IS NULL ORDER BY 1""";
+
+  private final Pool pool;
+
+  HostRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  Pool pool() {
+    return pool;
+  }
+
+  Future<Void> createSite(String id, String name, String region, String country, String actor) {
+    return pool.withTransaction(tx -> tx.preparedQuery(INSERT_SITE).execute(Tuple.of(id, name, region, country))
+            .compose(v -> AuditLog.append(tx, actor, "site.created", id, null,
+                new JsonObject().put("name", name).put("region", region).put("country", country))))
+        .recover(failure -> Future.failedFuture(isUnique(failure)
+            ? new Conflict("A site named '" + name + "' exists already.") : failure));
+  }
+
+  /** Creates an enrolling host and its one-time enrolment token. */
+  Future<Void> createHost(String id, String siteId, String name, String publicAddress, String token, String actor) {
+    return pool.withTransaction(tx -> tx.preparedQuery(INSERT_HOST).execute(Tuple.of(id, siteId, name, publicAddress))
+            .compose(v -> tx.preparedQuery(INSERT_TOKEN).execute(Tuple.of(hash(token), id,
+                (int) ENROLMENT_TOKEN_LIFETIME.toSeconds())))
+            .compose(v -> AuditLog.append(tx, actor, "host.created", id, null, new JsonObject().put("name", name)
+                .put("site_id", siteId).put("public_address", publicAddress).put("status", HostLifecycle.ENROLLING))))
+        .recover(failure -> Future.failedFuture(isUnique(failure)
+            ? new Conflict("A host named '" + name + "' exists already.")
+            : isMissingReference(failure) ? new NotFound("There is no site " + siteId + ".") : failure));
+  }
+
+  /**
+   * Spends the enrolment token and stores what the agent reported; the host becomes pending and
+   * gets its credential. 401 for a token that is unknown, used or expired.
+   */
+  Future<String> enrol(String token, HostFacts facts, String credential) {
+    return pool.withTransaction(tx -> tx.preparedQuery(SPEND_TOKEN).execute(Tuple.of(hash(token))).compose(spent -> {
+      if (spent.size() == 0) {
+        return Future.failedFuture(new Unauthorized("The enrolment token is unknown, used or expired."));
+      }
+      String hostId = spent.iterator().next().getString("host_id");
+      return tx.preparedQuery(LOCK_HOST).execute(Tuple.of(hostId))
+          .compose(rows -> {
+            HostLifecycle.check(hostId, rows.iterator().next().getString("status"), HostLifecycle.PENDING);
+            return move(tx, hostId, HostLifecycle.ENROLLING, HostLifecycle.PENDING);
+          })
+          .compose(v -> tx.preparedQuery(STORE_FACTS).execute(Tuple.from(new Object[] {hostId, facts.cpuModel(),
+              facts.cpuCores(), facts.ramGb(), facts.diskGb(), facts.netGbps(), facts.interconnect()})))
+          .compose(v -> tx.preparedQuery(UPSERT_FACTS).execute(Tuple.of(hostId, facts.hostname(),
+              facts.driverVersion(), facts.cudaVersion(), facts.agentVersion(), facts.raw())))
+          .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(gpuColumns(hostId, facts.gpus())))
+          .compose(v -> insertCredential(tx, hostId, credential))
+          .compose(v -> tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, facts.agentVersion(), null)))
+          .compose(v -> AuditLog.append(tx, "host:" + hostId, "host.enrolled", hostId,
+              new JsonObject().put("status", HostLifecycle.ENROLLING),
+              new JsonObject().put("status", HostLifecycle.PENDING).put("gpus", facts.gpus().size())))
+          .map(hostId);
+    }));
+  }
+
+  Future<Optional<String>> hostOfCredential(String secret) {
+    return pool.preparedQuery(HOST_OF_CREDENTIAL).execute(Tuple.of(hash(secret)))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
+  }
+
+  /** Records the heartbeat; true when it brought an offline host back to active. */
+  Future<Boolean> heartbeat(String hostId, String agentVersion, JsonObject telemetry) {
+    return pool.withTransaction(tx -> tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, agentVersion, telemetry))
+        .compose(v -> moved(tx, hostId, List.of(HostLifecycle.OFFLINE), HostLifecycle.ACTIVE)));
+  }
+
+  Future<Long> desiredVersion(String hostId) {
+    return pool.preparedQuery(DESIRED_VERSION).execute(Tuple.of(hostId))
+        .map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  /** Active hosts silent for longer than {@code silence} become offline; answers their ids. */
+  Future<List<String>> markOffline(Duration silence) {
+    String[] from = {HostLifecycle.ACTIVE};
+    return pool.preparedQuery(MARK_OFFLINE).execute(Tuple.of(from, (int) silence.toSeconds()))
+        .map(rows -> {
+          List<String> ids = new java.util.ArrayList<>();
+          rows.forEach(row -> ids.add(row.getString(0)));
+          return ids;
+        });
+  }
+
+  /** The host's status, locked for a change in {@code tx}; 404 when there is no such host. */
+  static Future<Row> lock(SqlClient tx, String hostId) {
+    return tx.preparedQuery(LOCK_HOST).execute(Tuple.of(hostId)).map(rows -> {
+      if (rows.size() == 0) {
+        throw new NotFound("There is no host " + hostId + ".");
+      }
+      return rows.iterator().next();
+    });
+  }
+
+  /** Moves the host from {@code from} to {@code to} if the lifecycle allows it; fails (409) otherwise. */
+  static Future<Void> move(SqlClient tx, String hostId, String from, String to) {
+    HostLifecycle.check(hostId, from, to);
+    return moved(tx, hostId, List.of(from), to).compose(moved -> moved ? Future.succeededFuture()
+        : Future.failedFuture(new Conflict("Host " + hostId + " changed meanwhile; try again.")));
+  }
+
+  private static Future<Boolean> moved(SqlClient tx, String hostId, List<String> from, String to) {
+    String[] sources = from.stream().filter(status -> HostLifecycle.allows(status, to)).toArray(String[]::new);
+    return tx.preparedQuery(MOVE).execute(Tuple.of(hostId, sources, to)).map(rows -> rows.size() > 0);
+  }
+
+  /** Recognises what it can of the host's GPUs; answers the nvidia-smi names no model matches. */
+  static Future<List<String>> recognise(SqlClient tx, String hostId) {
+    return tx.preparedQuery(RECOGNISE).execute(Tuple.of(hostId))
+        .compose(v -> tx.preparedQuery(UNKNOWN_GPUS).execute(Tuple.of(hostId)))
+        .map(rows -> {
+          List<String> names = new java.util.ArrayList<>();
+          rows.forEach(row -> names.add(row.getString(0)));
+          return names;
+        });
+  }
+
+  /** Revokes the host's live credential; true when there was one. */
+  static Future<Boolean> revokeCredentials(SqlClient tx, String hostId) {
+    return tx.preparedQuery(REVOKE_CREDENTIALS).execute(Tuple.of(hostId)).map(rows -> rows.size() > 0);
+  }
+
+  static Future<Void> insertCredential(SqlClient tx, String hostId, String credential) {
+    return tx.preparedQuery(INSERT_CREDENTIAL).execute(Tuple.of(Ids.newId("hcr"), hostId, hash(credential),
+        TokenSecrets.displayPrefix(credential))).mapEmpty();
+  }
+
+  private static Tuple gpuColumns(String hostId, List<HostFacts.Gpu> gpus) {
+    return Tuple.of(hostId, gpus.stream().map(HostFacts.Gpu::index).toArray(Integer[]::new),
+        gpus.stream().map(HostFacts.Gpu::uuid).toArray(String[]::new),
+        gpus.stream().map(HostFacts.Gpu::name).toArray(String[]::new),
+        gpus.stream().map(HostFacts.Gpu::memoryTotalMib).toArray(Long[]::new));
+  }
+
+  private static Buffer hash(String secret) {
+    return Buffer.buffer(TokenSecrets.hash(secret));
+  }
+
+  private static boolean isUnique(Throwable failure) {
+    return failure instanceof PgException pg && "23505".equals(pg.getSqlState());
+  }
+
+  private static boolean isMissingReference(Throwable failure) {
+    return failure instanceof PgException pg && "23503".equals(pg.getSqlState());
+  }
+}

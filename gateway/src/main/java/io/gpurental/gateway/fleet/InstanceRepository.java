@@ -1,0 +1,101 @@
+package io.gpurental.gateway.fleet;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** The instances wanted on agent-run hosts, each host's desired-state version, and agents' reports. */
+final class InstanceRepository {
+  /** Only on hosts an agent enrolled; a stopped instance is not wanted again by a late start. */
+  private static final String DESIRE = """
+      INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at)
+      SELECT $1, h.id, $3, $4, $5, $6 FROM hosts h WHERE h.id = $2 AND h.enrolled_at IS NOT NULL
+      ON CONFLICT (reservation_id) DO UPDATE SET gpu_indexes = EXCLUDED.gpu_indexes,
+        ssh_public_key = EXCLUDED.ssh_public_key, ends_at = EXCLUDED.ends_at, updated_at = now()
+      WHERE instances.desired
+      RETURNING host_id""";
+  private static final String UNDESIRE = """
+      UPDATE instances SET desired = false, updated_at = now() WHERE reservation_id = $1 AND desired RETURNING host_id""";
+  private static final String BUMP = "UPDATE hosts SET desired_version = desired_version + 1 WHERE id = $1";
+  private static final String DESIRED = """
+      SELECT i.reservation_id, i.unix_user, i.ends_at, i.ssh_public_key,
+             array(SELECT g.idx FROM gpus g WHERE g.host_id = i.host_id AND g.idx = ANY (i.gpu_indexes) ORDER BY g.idx) AS idxs,
+             array(SELECT g.uuid FROM gpus g WHERE g.host_id = i.host_id AND g.idx = ANY (i.gpu_indexes) ORDER BY g.idx) AS uuids
+      FROM instances i WHERE i.host_id = $1 AND i.desired ORDER BY i.created_at, i.reservation_id""";
+  private static final String VERSION = "SELECT desired_version FROM hosts WHERE id = $1";
+  private static final String LOCK_INSTANCE = """
+      SELECT state, desired FROM instances WHERE reservation_id = $1 AND host_id = $2 FOR UPDATE""";
+  private static final String REPORT = """
+      UPDATE instances SET state = $2, ssh_host = $3, ssh_port = $4, ssh_user = $5, host_key_fingerprint = $6,
+             host_key = $7, reason = $8, reported_at = now(), updated_at = now()
+      WHERE reservation_id = $1""";
+
+  private final Pool pool;
+
+  InstanceRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Wants the instance on its host; the host id when an agent runs that host, else empty. */
+  Future<Optional<String>> desire(Fleet.Launch launch, String unixUser) {
+    Tuple params = Tuple.of(launch.reservationId(), launch.hostId(), launch.gpuIndexes().toArray(new Integer[0]),
+        launch.sshPublicKey(), unixUser, launch.endsAt().atOffset(ZoneOffset.UTC));
+    return pool.withTransaction(tx -> tx.preparedQuery(DESIRE).execute(params).compose(rows -> bumped(tx, rows)));
+  }
+
+  /** No longer wants the instance; the host id when it was wanted on an agent's host. */
+  Future<Optional<String>> undesire(String reservationId) {
+    return pool.withTransaction(tx -> tx.preparedQuery(UNDESIRE).execute(Tuple.of(reservationId))
+        .compose(rows -> bumped(tx, rows)));
+  }
+
+  Future<DesiredState> desiredState(String hostId) {
+    return pool.withTransaction(tx -> tx.preparedQuery(VERSION).execute(Tuple.of(hostId))
+        .compose(version -> tx.preparedQuery(DESIRED).execute(Tuple.of(hostId)).map(rows -> {
+          List<DesiredState.Instance> instances = new ArrayList<>();
+          rows.forEach(row -> instances.add(new DesiredState.Instance(row.getString("reservation_id"),
+              row.getString("unix_user"), row.getOffsetDateTime("ends_at"), row.getString("ssh_public_key"),
+              Arrays.asList(row.getArrayOfIntegers("idxs")), Arrays.asList(row.getArrayOfStrings("uuids")))));
+          return new DesiredState(version.iterator().next().getLong(0), instances);
+        })));
+  }
+
+  /** An agent's report, already checked; answers the state before it (null: first report). */
+  record Report(String state, String sshHost, Integer sshPort, String sshUser, String hostKeyFingerprint,
+      String hostKey, String reason) {}
+
+  /** The stored state before this report, and whether the instance is still wanted. */
+  record Previous(String state, boolean desired) {}
+
+  /** Stores the report if the lifecycle allows it; empty when the instance is not on this host. */
+  Future<Optional<Previous>> report(String hostId, String reservationId, Report report) {
+    return pool.withTransaction(tx -> tx.preparedQuery(LOCK_INSTANCE).execute(Tuple.of(reservationId, hostId))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.succeededFuture(Optional.empty());
+          }
+          Row row = rows.iterator().next();
+          Previous previous = new Previous(row.getString("state"), row.getBoolean("desired"));
+          InstanceLifecycle.check(reservationId, previous.state(), report.state());
+          return tx.preparedQuery(REPORT).execute(Tuple.from(new Object[] {reservationId, report.state(),
+                  report.sshHost(), report.sshPort(), report.sshUser(), report.hostKeyFingerprint(), report.hostKey(),
+                  report.reason()}))
+              .map(v -> Optional.of(previous));
+        }));
+  }
+
+  private static Future<Optional<String>> bumped(SqlClient tx, io.vertx.sqlclient.RowSet<Row> rows) {
+    if (rows.size() == 0) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    String hostId = rows.iterator().next().getString("host_id");
+    return tx.preparedQuery(BUMP).execute(Tuple.of(hostId)).map(v -> Optional.of(hostId));
+  }
+}

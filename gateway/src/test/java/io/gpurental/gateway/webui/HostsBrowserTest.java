@@ -1,0 +1,66 @@
+package io.gpurental.gateway.webui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.BrowserTestBase;
+import io.gpurental.gateway.testing.FakeAgent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** The operator enrols a host in Chromium: the one-time agent command is shown, the agent enrols, the host is activated. */
+class HostsBrowserTest extends BrowserTestBase {
+  @Test
+  void enrolShowsTheTokenOnceAndTheHostCanBeActivated() throws Exception {
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));
+    browser.driver().get(node.url("/operator/hosts"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("operator-signin"))).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("signin-github"))).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[name='login'][value='operator']"))).click();
+    wait.until(ExpectedConditions.urlToBe(node.url("/operator/hosts")));
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("nav-operator")));
+
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("host-name"))).sendKeys("fra-h100-02");
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("host-site"), "Frankfurt 1"));
+    new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("host-site")))
+        .selectByVisibleText("Frankfurt 1 (eu-central)");
+    browser.driver().findElement(By.id("host-address")).sendKeys("203.0.113.7");
+    browser.driver().findElement(By.id("enrol-submit")).click();
+
+    WebElement command = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("enrolment-secret")));
+    String text = command.getAttribute("value");
+    assertTrue(text.matches("java -jar gpu-host-agent\\.jar --gateway " + java.util.regex.Pattern.quote(node.url(""))
+        + " --state-dir /var/lib/gpu-host-agent --enrollment-token gpr_enr_[A-Za-z0-9]{38}"), text);
+    WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-status='enrolling']")));
+    assertTrue(row.getText().contains("fra-h100-02"), row.getText());
+    screenshot("hosts-enrol.png");
+
+    String token = text.substring(text.indexOf("gpr_enr_"));
+    FakeAgent agent = FakeAgent.enrol(node, token, "NVIDIA H100 80GB HBM3", 8);
+    browser.driver().findElement(By.id("enrolment-done")).click();
+    browser.driver().navigate().refresh();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("price-" + agent.hostId()))).sendKeys("2.49");
+    browser.driver().findElement(By.id("activate-" + agent.hostId())).click();
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#host-" + agent.hostId() + "[data-status='active']")));
+    assertTrue(browser.driver().getPageSource().contains("8 × H100 SXM"));
+    screenshot("hosts-active.png");
+    assertEquals(249L, node.sql("SELECT p.amount_per_gpu_hour FROM prices p JOIN offers o ON o.id = p.offer_id"
+        + " WHERE o.host_id = '" + agent.hostId() + "'").iterator().next().getLong(0));
+    assertEquals(List.of(), browser.consoleErrors());
+  }
+
+  /** Kept under target/ to look at (the page as Chromium rendered it). */
+  private static void screenshot(String name) throws Exception {
+    Path file = Path.of("target", "screenshots", name);
+    Files.createDirectories(file.getParent());
+    Files.write(file, browser.driver().getScreenshotAs(OutputType.BYTES));
+  }
+}

@@ -1,0 +1,84 @@
+/** The operator's hosts and sites: `/api/v1/operator/sites`, `/api/v1/operator/hosts…`. */
+import { getJson, postJson } from './api';
+import { csrfHeaders, type Me } from './session';
+
+export interface Site {
+  id: string;
+  name: string;
+  region: string;
+  country: string;
+}
+
+export interface HostGpu {
+  index: number;
+  uuid: string | null;
+  nvidia_smi_name: string | null;
+  model: string | null;
+  vram_gb: number;
+}
+
+export interface Host {
+  id: string;
+  name: string;
+  site_id: string;
+  status: 'enrolling' | 'pending' | 'active' | 'offline' | 'deactivated' | 'maintenance';
+  public_address: string | null;
+  created_at: string;
+  enrolled_at: string | null;
+  last_heartbeat_at: string | null;
+  agent_version: string | null;
+  credential_prefix: string | null;
+  facts: Record<string, unknown> | null;
+  gpus: HostGpu[];
+  unknown_gpu_names: string[];
+  offers: string[];
+}
+
+/** `POST /operator/hosts` answer: the host, its one-time enrolment token and the agent command. */
+export interface EnrolledHost extends Host {
+  enrollment_token: string;
+  enrollment_token_expires_at: string;
+  agent_command: string;
+}
+
+export function listSites(signal?: AbortSignal): Promise<{ data: Site[] }> {
+  return getJson('/api/v1/operator/sites', { signal, cache: 'no-store' });
+}
+
+export function createSite(me: Me, site: Omit<Site, 'id'>): Promise<Site> {
+  return postJson('/api/v1/operator/sites', site, { headers: csrfHeaders(me) });
+}
+
+export function listHosts(signal?: AbortSignal): Promise<{ data: Host[]; next_cursor: string | null }> {
+  return getJson('/api/v1/operator/hosts?limit=100', { signal, cache: 'no-store' });
+}
+
+export function createHost(
+  me: Me,
+  host: { name: string; site_id: string; public_address?: string },
+): Promise<EnrolledHost> {
+  return postJson('/api/v1/operator/hosts', host, { headers: csrfHeaders(me) });
+}
+
+function hostAction<T>(me: Me, id: string, action: string, body?: unknown): Promise<T> {
+  return postJson(`/api/v1/operator/hosts/${encodeURIComponent(id)}/${action}`, body, {
+    headers: csrfHeaders(me),
+  });
+}
+
+/** Activates the host, at its own price per GPU-hour (minor units) or else the site's default for its model. */
+export const activateHost = (me: Me, id: string, price?: { amount: number; currency: string }) =>
+  hostAction<Host>(me, id, 'activate', price ? { price_per_gpu_hour: price } : undefined);
+export const deactivateHost = (me: Me, id: string) => hostAction<Host>(me, id, 'deactivate');
+export const revokeCredential = (me: Me, id: string) => hostAction<void>(me, id, 'credential/revoke');
+export const rotateCredential = (me: Me, id: string) =>
+  hostAction<{ credential: string }>(me, id, 'credential/rotate');
+
+/** What the operator may do with a host in this status. */
+export function canActivate(host: Host): boolean {
+  return (host.status === 'pending' || host.status === 'deactivated') && host.unknown_gpu_names.length === 0;
+}
+
+export function canDeactivate(host: Host): boolean {
+  return host.status === 'active' || host.status === 'offline';
+}

@@ -35,6 +35,7 @@ import io.gpurental.gateway.platform.db.NodeStarts;
 import io.gpurental.gateway.platform.http.HttpSetup;
 import io.gpurental.gateway.platform.http.HttpVerticle;
 import io.gpurental.gateway.platform.http.ManagementVerticle;
+import io.gpurental.gateway.platform.http.PortInUse;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -173,6 +174,8 @@ public final class Gateway {
       HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
       int instances = config.http().effectiveInstances();
       return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
+          .recover(failure -> Future.failedFuture(PortInUse.explain(failure, "http.port", config.http().host(),
+              config.http().port())))
           .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP instance(s)",
               buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(), config.http().host(),
               config.http().port(), instances))
@@ -187,6 +190,8 @@ public final class Gateway {
       return Future.succeededFuture();
     }
     return vertx.deployVerticle(new ManagementVerticle(management, liveness, readinessChecks, metrics))
+        .recover(failure -> Future.failedFuture(PortInUse.explain(failure, "management.port", management.host(),
+            management.port())))
         .onSuccess(id -> LOG.info("Metrics and health on http://{}:{}", management.host(), management.port()))
         .mapEmpty();
   }

@@ -37,7 +37,14 @@ public final class Main {
     try {
       gateway = Gateway.start(config).await();
     } catch (Exception e) {
-      LOG.error("The gateway could not start: {}", e.getMessage(), e);
+      Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof ConfigException || cause instanceof IllegalStateException) {
+        // a start refused for a reason the message names (a port or data directory in use, another
+        // cluster's database): one line, no stack trace
+        LOG.error("The gateway could not start: {}", cause.getMessage());
+      } else {
+        LOG.error("The gateway could not start: {}", cause.getMessage(), cause);
+      }
       System.exit(1);
       return;
     }

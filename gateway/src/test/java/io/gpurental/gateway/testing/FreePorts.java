@@ -14,8 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * "Connecting to self" and never recovers from.
  */
 public final class FreePorts {
-  private static final int FIRST = 20_000;
-  private static final int LAST = 32_000;
+  /** Test JVMs run side by side (surefire forks 1, 2, …): each takes ports from a range of its own. */
+  private static final int FORK = Integer.getInteger("test.fork", 1);
+  private static final int RANGE = 3_000;
+  private static final int FIRST = 20_000 + (FORK - 1) % 4 * RANGE;
+  private static final int LAST = FIRST + RANGE - 1;
   private static final AtomicInteger NEXT = new AtomicInteger(FIRST + ThreadLocalRandom.current().nextInt(LAST - FIRST));
 
   private FreePorts() {}

@@ -8,7 +8,7 @@ import java.util.List;
 public record OfferRow(
     String id, String hostId, String hostName, String hostStatus, String site, String region, String country,
     String gpuModel, String architecture, int vramGb, int gpusTotal, int gpusFree, List<Integer> gpuCounts,
-    String cpuModel, int cpuCores, int ramGb, int nvmeGb, int netGbps, String interconnect,
+    String cpuModel, int cpuCores, int ramGb, int nvmeGb, Integer netGbps, String interconnect,
     int cpuCoresPerGpu, int ramGbPerGpu, int nvmeGbPerGpu,
     long pricePerGpuHour, String currency,
     Long hyperscalerPrice, Long specializedPrice) {

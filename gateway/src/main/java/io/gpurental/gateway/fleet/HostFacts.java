@@ -7,7 +7,7 @@ import java.util.List;
 
 /** What an agent reports about its host at enrolment (docs/agent-protocol.md), kept as sent too. */
 record HostFacts(String agentVersion, String hostname, String cpuModel, int cpuCores, int ramGb, int diskGb,
-    int netGbps, String interconnect, String driverVersion, String cudaVersion, List<Gpu> gpus, JsonObject raw) {
+    Integer netGbps, String interconnect, String driverVersion, String cudaVersion, List<Gpu> gpus, JsonObject raw) {
 
   /** One GPU as nvidia-smi names it. */
   record Gpu(int index, String uuid, String name, long memoryTotalMib) {}

@@ -140,6 +140,27 @@ class HostEnrolmentTest {
     assertTrue(offerIds(operator, "&gpu_model=RTX%20PRO%206000").size() == 1);
   }
 
+  @Test
+  void aHostWhoseLinkSpeedTheKernelDoesNotTellEnrolsAndIsListed(TestGateway node,
+      @SignedIn("operator") ApiClient operator) {
+    JsonObject host = createHost(operator);
+    JsonObject facts = FakeAgent.facts(H100, 1);
+    facts.putNull("net_gbps");
+    HttpResponse<String> enrolled = node.send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(node.url("/api/v1/agent/enroll")))
+        .header("Authorization", "Bearer " + host.getString("enrollment_token"))
+        .header("Content-Type", "application/json")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(new JsonObject().put("agent_version", "0.1.0")
+            .put("facts", facts).encode())));
+    assertEquals(201, enrolled.statusCode(), "VMs and containers have no link speed: " + enrolled.body());
+    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + host.getString("id") + "/activate", PRICE);
+    assertEquals(200, activated.statusCode(), activated.body());
+    String offerId = new JsonObject(activated.body()).getJsonArray("offers").getString(0);
+    assertTrue(offerIds(operator, "").contains(offerId));
+    assertTrue(operator.json("/api/v1/offers/" + offerId).getJsonObject("hardware").containsKey("net_gbps"));
+    assertEquals(null, operator.json("/api/v1/offers/" + offerId).getJsonObject("hardware").getInteger("net_gbps"));
+  }
+
   static JsonObject createHost(ApiClient operator) {
     HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
         .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));

@@ -5,12 +5,12 @@ import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
 import io.gpurental.gateway.payments.PaymentsFeature;
 import io.gpurental.gateway.pricing.Quotes;
-import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.fleet.FleetFeature;
 import io.gpurental.gateway.operator.OperatorFeature;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
-import io.gpurental.gateway.sandbox.hosts.SimulatedHosts;
+import io.gpurental.gateway.fleet.DemoHosts;
+import io.gpurental.gateway.sandbox.hosts.DemoAgents;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.config.ManagementConfig;
 import io.gpurental.gateway.config.Mode;
@@ -77,6 +77,8 @@ public final class Gateway {
   private final HealthChecks readinessChecks;
   private final ClusterJobs jobs;
   private List<Feature> features = List.of();
+  /** Sandbox mode: the demo fleet's simulated host agents (null otherwise). */
+  private DemoAgents demoAgents;
   private final PrometheusMeterRegistry metrics;
 
   private Gateway(GatewayConfig config, Optional<EmbeddedDatabase> embedded, Vertx vertx,
@@ -145,14 +147,20 @@ public final class Gateway {
                 SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
                 return null;
               })
-              .compose(v -> config.mode() == Mode.SANDBOX ? DemoFleet.seed(vertx, gateway.pool) : Future.succeededFuture())
+              .compose(v -> config.mode() == Mode.SANDBOX ? seedDemoFleet(vertx, gateway.pool) : Future.succeededFuture())
               .compose(v -> gateway.deployHttp(metrics))
+              .compose(v -> gateway.demoAgents == null ? Future.succeededFuture() : gateway.demoAgents.start())
               .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
               .map(v -> gateway)
               .toCompletionStage()
               .exceptionallyComposeAsync(failure -> closeOffContext(vertx)
                   .thenCompose(ignored -> CompletableFuture.<Gateway>failedFuture(failure)));
         });
+  }
+
+  /** The fleet stores the demo hosts and their GPUs, then the catalog their offers and prices. */
+  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool) {
+    return new DemoHosts(pool).seed().compose(v -> DemoFleet.seed(vertx, pool));
   }
 
   private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {
@@ -198,15 +206,8 @@ public final class Gateway {
 
   private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics) {
     List<Feature> features = new ArrayList<>();
-    // hosts an agent enrolled are run by their agents; the others (the sandbox's demo fleet) are simulated
-    Fleet withoutAgents = new NoHostAgents();
-    if (config.mode() == Mode.SANDBOX) {
-      SimulatedHosts hosts = new SimulatedHosts(vertx, config.reservations().sandboxInstanceReadyAfter(),
-          config.stripe().secretKey());
-      features.add(hosts);
-      withoutAgents = hosts;
-    }
-    FleetFeature fleet = new FleetFeature(vertx, pool, config.fleet(), withoutAgents);
+    // hosts an agent enrolled are run by their agents (the sandbox's demo hosts too); the others wait
+    FleetFeature fleet = new FleetFeature(vertx, pool, config.fleet(), new NoHostAgents());
     AuthFeature auth = new AuthFeature(vertx, config, pool, contract,
         new RateLimiter(vertx, cluster.getHazelcastInstance()), fleet.credentials());
     features.add(auth);
@@ -229,6 +230,9 @@ public final class Gateway {
     reservations.scheduleJobs(jobs);
     payments.scheduleJobs(jobs);
     if (config.mode() == Mode.SANDBOX) {
+      demoAgents = new DemoAgents(vertx, new DemoHosts(pool), publicBase,
+          config.reservations().sandboxInstanceReadyAfter(), config.stripe().secretKey());
+      features.add(demoAgents);
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
       if (config.stripe().sandbox()) {
         features.add(new StripeSandbox(vertx, pool, config.stripe(), publicBase));
@@ -246,8 +250,10 @@ public final class Gateway {
     readiness.startDraining();
     jobs.stop();
     LOG.info("Draining: finishing in-flight requests (at most {} s)", config.http().drainTimeout().toSeconds());
-    List<Future<Void>> undeployments = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
-    CompletableFuture<Void> stopped = Future.join(undeployments)
+    // the demo agents first: they talk to these HTTP servers, and another node takes them over
+    Future<Void> agentsStopped = demoAgents == null ? Future.succeededFuture() : demoAgents.stop();
+    CompletableFuture<Void> stopped = agentsStopped
+        .eventually(() -> Future.join(vertx.deploymentIDs().stream().map(vertx::undeploy).toList()))
         .eventually(() -> Future.join(features.stream().map(Feature::close).toList()))
         .eventually(() -> pool.close())
         .toCompletionStage().toCompletableFuture()
@@ -288,6 +294,11 @@ public final class Gateway {
 
   public GatewayConfig config() {
     return config;
+  }
+
+  /** Whether this node runs the sandbox demo fleet's host agents (one node of a cluster does). */
+  public boolean runsDemoAgents() {
+    return demoAgents != null && demoAgents.running();
   }
 
   /** This node's cluster-singleton jobs (tests run them on demand). */

@@ -2,6 +2,7 @@ package io.gpurental.agent;
 
 import io.gpurental.agent.runtime.InstanceFailure;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 /**
@@ -43,12 +44,15 @@ public final class HostAgent {
   /**
    * Makes one running instance fail: it is removed and reported {@code failed} with the reason
    * (one of the protocol's reasons). The sandbox uses it to let a simulated host fail an instance.
+   * Completes with whether this agent was running that instance.
    */
-  public void fail(String instanceId, String reason) {
+  public Future<Boolean> fail(String instanceId, String reason) {
     if (!InstanceFailure.REASONS.contains(reason)) {
       throw new IllegalArgumentException("not a protocol failure reason: " + reason);
     }
-    verticle.agentContext().runOnContext(v -> verticle.reconciler().fail(instanceId, reason));
+    Promise<Boolean> failed = Promise.promise();
+    verticle.agentContext().runOnContext(v -> failed.complete(verticle.reconciler().fail(instanceId, reason)));
+    return failed.future();
   }
 
   /** The agent's version, as reported to the gateway. */

@@ -74,13 +74,18 @@ final class Reconciler {
     });
   }
 
-  /** Stops one instance and reports it failed (the sandbox's way to make a simulated host fail one). */
-  void fail(String instanceId, String reason) {
+  /**
+   * Stops one instance and reports it failed (the sandbox's way to make a simulated host fail one);
+   * false when it is not running here.
+   */
+  boolean fail(String instanceId, String reason) {
     Tracked t = tracked.get(instanceId);
-    if (t != null && t.phase == Phase.RUNNING) {
-      LOG.warn("instance {} failed: {}", instanceId, reason);
-      cleanUpAsFailed(instanceId, t, reason);
+    if (t == null || t.phase != Phase.RUNNING) {
+      return false;
     }
+    LOG.warn("instance {} failed: {}", instanceId, reason);
+    cleanUpAsFailed(instanceId, t, reason);
+    return true;
   }
 
   private void apply(List<ActualInstance> actual) {

@@ -99,7 +99,8 @@ class AgentProtocolTest {
     gateway.desire(instance("rsv_two"));
     eventually(WITHIN, "running", () -> gateway.statesOf("rsv_two").contains("running"));
 
-    agent.fail("rsv_two", "gpu_unavailable");
+    assertEquals(false, agent.fail("rsv_nothere", "gpu_unavailable").await(), "not an instance of this agent");
+    assertEquals(true, agent.fail("rsv_two", "gpu_unavailable").await());
     eventually(WITHIN, "failed", () -> gateway.statesOf("rsv_two").contains("failed"));
     assertEquals("gpu_unavailable", gateway.lastReport("rsv_two", "failed").getString("reason"));
     gateway.desire(instance("rsv_two")); // still desired: a new version, the same list

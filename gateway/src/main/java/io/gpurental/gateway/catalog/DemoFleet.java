@@ -4,9 +4,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 
-/** Loads the sandbox demo fleet ({@code sandbox/demo-fleet.sql}, idempotent) in sandbox mode only. */
+/**
+ * Loads the sandbox demo fleet's offers and prices ({@code sandbox/demo-offers.sql}, idempotent) in
+ * sandbox mode only, after the fleet stored its hosts ({@code fleet.DemoHosts}).
+ */
 public final class DemoFleet {
-  private static final String RESOURCE = "sandbox/demo-fleet.sql";
+  private static final String RESOURCE = "sandbox/demo-offers.sql";
 
   private DemoFleet() {}
 

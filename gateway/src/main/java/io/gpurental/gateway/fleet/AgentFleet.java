@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * Instances on hosts run by host agents: starting one makes it part of its host's desired state
  * (and wakes the host's long poll), stopping takes it out; the agent's reports of {@code running}
  * and {@code failed} go to the reservation. Hosts no agent enrolled are left to {@code others}
- * (the sandbox's simulated hosts, or in production a log line).
+ * ({@link NoHostAgents}: a log line; the sandbox's demo hosts have simulated agents of their own).
  */
 public final class AgentFleet implements Fleet {
   private static final Logger LOG = LoggerFactory.getLogger(AgentFleet.class);

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The fleet's port for reservations: start and stop the instance of a reservation on its host.
- * Host agents implement it ({@link AgentFleet}); in sandbox mode, hosts without an agent are
- * simulated. Both calls may be repeated for the same reservation and must be harmless then.
+ * Host agents implement it ({@link AgentFleet}); the sandbox's demo hosts have (simulated) agents
+ * too. Both calls may be repeated for the same reservation and must be harmless then.
  */
 public interface Fleet {
   /** What the host needs to start an instance: its GPUs, the renter's key, and when it ends. */

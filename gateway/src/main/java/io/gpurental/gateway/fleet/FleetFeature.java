@@ -21,7 +21,7 @@ public final class FleetFeature implements Feature {
   private final Hosts operatorHosts;
   private final AgentApi api;
 
-  /** {@code others} starts instances on hosts no agent enrolled (simulated, or none). */
+  /** {@code others} starts instances on hosts no agent enrolled (nothing can: {@link NoHostAgents}). */
   public FleetFeature(Vertx vertx, Pool pool, FleetConfig config, Fleet others) {
     this.config = config;
     this.hosts = new HostRepository(pool);

@@ -74,6 +74,23 @@ final class HostRepository {
   private static final String UNKNOWN_GPUS = """
       SELECT DISTINCT nvidia_smi_name FROM gpus WHERE host_id = $1 AND model IS NULL ORDER BY 1""";
 
+  private static final String SEED_SITE = """
+      INSERT INTO sites (id, name, region, country) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING""";
+  /** A demo host as if its agent had enrolled (a database seeded before agents gains what it lacked). */
+  private static final String SEED_HOST = """
+      INSERT INTO hosts (id, site_id, name, status, cpu_model, cpu_cores, ram_gb, nvme_gb, net_gbps, interconnect,
+                         public_address, enrolled_at)
+      VALUES ($1, $2, $3, 'active', $4, $5, $6, $7, $8, $9, $10, now())
+      ON CONFLICT (id) DO UPDATE SET enrolled_at = coalesce(hosts.enrolled_at, now()),
+        public_address = coalesce(hosts.public_address, EXCLUDED.public_address)""";
+  /** Its GPUs, with stable made-up UUIDs in nvidia-smi's form ({@code GPU-<uuid>}). */
+  private static final String SEED_GPUS = """
+      INSERT INTO gpus (id, host_id, idx, model, vram_gb, uuid, nvidia_smi_name)
+      SELECT $1 || '_gpu' || i, $1, i, m.name, m.vram_gb, 'GPU-' || md5($1 || '_gpu' || i) :: uuid, $3
+      FROM gpu_models_view m CROSS JOIN generate_series(0, $4 - 1) AS i WHERE m.name = $2
+      ON CONFLICT (id) DO UPDATE SET uuid = coalesce(gpus.uuid, EXCLUDED.uuid),
+        nvidia_smi_name = coalesce(gpus.nvidia_smi_name, EXCLUDED.nvidia_smi_name)""";
+
   private final Pool pool;
 
   HostRepository(Pool pool) {
@@ -131,6 +148,22 @@ final class HostRepository {
               new JsonObject().put("status", HostLifecycle.PENDING).put("gpus", facts.gpus().size())))
           .map(hostId);
     }));
+  }
+
+  Future<Void> seedDemo(List<DemoHosts.Site> sites, List<DemoHosts.Host> demoHosts) {
+    return pool.withTransaction(tx -> tx.preparedQuery(SEED_SITE).executeBatch(sites.stream()
+            .map(s -> Tuple.of(s.id(), s.name(), s.region(), s.country())).toList())
+        .compose(v -> tx.preparedQuery(SEED_HOST).executeBatch(demoHosts.stream().map(h -> Tuple.from(new Object[] {
+            h.id(), h.siteId(), h.name(), h.cpuModel(), h.cpuCores(), h.ramGb(), h.nvmeGb(), h.netGbps(),
+            h.interconnect(), h.publicAddress()})).toList()))
+        .compose(v -> tx.preparedQuery(SEED_GPUS).executeBatch(demoHosts.stream()
+            .map(h -> Tuple.of(h.id(), h.gpuModel(), h.nvidiaSmiName(), h.gpuCount())).toList()))
+        .mapEmpty());
+  }
+
+  /** Revokes the host's live credential and stores a new one, in one transaction. */
+  Future<Void> replaceCredential(String hostId, String credential) {
+    return pool.withTransaction(tx -> revokeCredentials(tx, hostId).compose(v -> insertCredential(tx, hostId, credential)));
   }
 
   Future<Optional<String>> hostOfCredential(String secret) {

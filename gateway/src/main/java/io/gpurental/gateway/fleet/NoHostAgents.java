@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Production until host agents exist: nothing can start an instance, so reservations stay in
+ * Hosts no agent enrolled (in either mode): nothing can start an instance, so reservations stay in
  * provisioning and each start is logged for the operator to act on, once per reservation (the
  * scheduler asks again every tick for what is stuck).
  */

@@ -48,7 +48,7 @@ class ReservationLifecycleTest {
 
     JsonObject running = alice.awaitStatus(created.getString("id"), "running");
     String command = running.getJsonObject("ssh").getString("command");
-    assertTrue(command.matches("ssh -p \\d+ ubuntu@host-osl-5090-01\\.sandbox-hosts\\.invalid"), command);
+    assertTrue(command.matches("ssh -p \\d+ rsv_[0-9a-f]{16}@host-osl-5090-01\\.sandbox-hosts\\.invalid"), command);
     assertEquals(java.util.List.of("pending_payment", "confirmed", "provisioning", "running"),
         running.getJsonArray("events").stream().map(e -> ((JsonObject) e).getString("to")).toList());
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());

@@ -58,7 +58,7 @@ class LifecycleBrowserTest extends BrowserTestBase {
     // The page follows confirmed -> provisioning -> running by itself, without a reload.
     wait.until(ExpectedConditions.attributeToBe(By.id("status"), "data-status", "running"));
     assertEquals("Running", text("status"));
-    assertTrue(text("ssh-command").matches("ssh -p \\d+ ubuntu@.+\\.invalid"), text("ssh-command"));
+    assertTrue(text("ssh-command").matches("ssh -p \\d+ rsv_[0-9a-f]{16}@.+\\.invalid"), text("ssh-command"));
     assertTrue(browser.driver().findElement(By.id("copy-ssh-command")).isDisplayed());
     assertTrue(text("time-left").endsWith("left"), text("time-left"));
     assertEquals("succeeded", browser.driver().findElement(By.id("payment-status")).getAttribute("data-status"));

@@ -37,7 +37,12 @@ public final class ProblemHandler implements Handler<RoutingContext> {
       failure = new ServiceUnavailable("The database is unavailable; retry shortly.", RETRY_AFTER_SECONDS);
     }
     Problem problem = Problems.of(failure, ctx.statusCode(), ctx.request().method(), ctx.request().path(), bodyLimit);
-    if (problem.status() >= 500 && !outage) {
+    if (problem.status() >= 500 && !outage && ctx.response().closed()) {
+      // nobody hears this answer (e.g. a stopping node's own demo agents hung up before its pool
+      // closed); the client retries what matters, so one line is enough
+      LOG.warn("{} {} failed after the client hung up: {} [request {}]", ctx.request().method(),
+          ctx.request().path(), String.valueOf(failure), requestId);
+    } else if (problem.status() >= 500 && !outage) {
       LOG.error("{} {} failed [request {}]", ctx.request().method(), ctx.request().path(), requestId, failure);
     }
     HttpServerResponse response = ctx.response();

@@ -25,7 +25,8 @@ export interface Hardware {
   cpu_cores: number;
   ram_gb: number;
   nvme_gb: number;
-  net_gbps: number;
+  /** null when the host's kernel does not report its link speed (VMs, containers). */
+  net_gbps: number | null;
   interconnect: string;
   per_gpu: { cpu_cores: number; ram_gb: number; nvme_gb: number };
 }

@@ -15,7 +15,7 @@ export function Hardware({ offer }: { offer: OfferDetail }) {
     ['CPU', hw ? `${hw.cpu_model}, ${formatCount(hw.cpu_cores)} cores` : '—'],
     ['RAM', hw ? formatGb(hw.ram_gb) : '—'],
     ['NVMe storage', hw ? formatGb(hw.nvme_gb) : '—'],
-    ['Network', hw ? `${formatCount(hw.net_gbps)} Gbit/s` : '—'],
+    ['Network', hw && hw.net_gbps != null ? `${formatCount(hw.net_gbps)} Gbit/s` : '—'],
     [
       'Per GPU',
       hw?.per_gpu

@@ -4,6 +4,7 @@ import io.gpurental.agent.runtime.PortRange;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -20,6 +21,7 @@ public final class Main implements Callable<Integer> {
   /** Exit status when the gateway refused the credential or token (a restart will not help). */
   static final int REFUSED = 3;
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  private static final long STOP_SECONDS = 5;
 
   @Spec
   CommandSpec spec;
@@ -96,12 +98,23 @@ public final class Main implements Callable<Integer> {
       vertx.close().await();
       return e instanceof IllegalStateException ? REFUSED : 1;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      agent.stop().eventually(vertx::close).await();
-    }, "agent-shutdown"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(agent, vertx), "agent-shutdown"));
     String reason = agent.terminated().await();
     LOG.error("stopped: {}", reason);
     return REFUSED;
+  }
+
+  /**
+   * On SIGTERM: stop the loops and close Vert.x, bounded, so a call in flight (a long poll) never
+   * holds the exit; running instances stay up for the next start to adopt.
+   */
+  private static void stop(HostAgent agent, Vertx vertx) {
+    try {
+      agent.stop().timeout(STOP_SECONDS, TimeUnit.SECONDS).eventually(vertx::close)
+          .toCompletionStage().toCompletableFuture().get(2 * STOP_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("stopping took longer than {} s; exiting anyway ({})", 2 * STOP_SECONDS, e.toString());
+    }
   }
 
   /** Parses FIRST-LAST with a message picocli prints as a usage error. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
@@ -171,8 +172,13 @@ class ReservationLifecycleTest {
         + " AND reservation_id = '" + id + "'"), "the extension's GPUs are free again");
     assertEquals("canceled", node.sql("SELECT status FROM payments WHERE extension_id = '" + extension.getString("id")
         + "'").iterator().next().getString(0));
-    HttpResponse<String> latePay = ApiClient.completeCheckout(node,
-        ApiClient.sessionOf(extension.getString("checkout_url")), "4242424242424242");
+    // the checkout is closed after the window's transaction commits (a Stripe call never holds its locks)
+    String session = ApiClient.sessionOf(extension.getString("checkout_url"));
+    Eventually.eventually("the extension's checkout was expired", () -> new JsonObject(node.send(
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.url("/sandbox/stripe/v1/checkout/sessions/"
+                + session))).header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey()))
+            .body()).getString("status"), "expired"::equals);
+    HttpResponse<String> latePay = ApiClient.completeCheckout(node, session, "4242424242424242");
     assertTrue(latePay.statusCode() >= 400, "its checkout is closed: " + latePay.statusCode() + " " + latePay.body());
   }
 

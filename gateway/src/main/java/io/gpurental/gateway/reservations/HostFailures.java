@@ -1,6 +1,7 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Money;
 import io.vertx.core.Future;
@@ -17,11 +18,13 @@ final class HostFailures {
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final Payments payments;
+  private final Fleet instances;
 
-  HostFailures(Vertx vertx, ReservationRepository repository, Payments payments) {
+  HostFailures(Vertx vertx, ReservationRepository repository, Payments payments, Fleet instances) {
     this.vertx = vertx;
     this.repository = repository;
     this.payments = payments;
+    this.instances = instances;
   }
 
   private record Failed(String accountId, List<String> refunds) {}
@@ -39,6 +42,8 @@ final class HostFailures {
             return Future.succeededFuture(false);
           }
           CatalogChanges.publish(vertx, "reservation failed");
+          // nothing of a failed instance is wanted on its host any more: the agent cleans it up
+          instances.stop(id);
           return payments.executeRefunds(failed.refunds())
               .onComplete(v -> ReservationEvents.publish(vertx, id, failed.accountId(), ReservationStatus.FAILED.id())).map(true);
         });

@@ -49,7 +49,7 @@ public final class ReservationsFeature implements Feature {
     this.live = new LiveUpdates(vertx, credentials, events);
     this.sweeper = new HoldSweeper(vertx, repository);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
-        new HostFailures(vertx, repository, payments), payments);
+        new HostFailures(vertx, repository, payments, instances), payments);
     this.schedulerEvery = config.schedulerInterval();
     instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
@@ -63,6 +64,9 @@ class DemoAgentsTest {
         "the failure arrived as the agent's report");
     assertEquals(1L, count(node, "SELECT count(*) FROM reservation_events WHERE reservation_id = '" + id
         + "' AND to_status = 'failed' AND cause LIKE '%host agent: runtime_error%'"));
+    Eventually.eventually("the failed instance left its host's desired state", () -> node.sql(
+        "SELECT desired FROM instances WHERE reservation_id = '" + id + "'").iterator().next().getBoolean(0),
+        desired -> !desired);
 
     assertEquals(404, failInstance(node, "rsv_nosuchinstance").statusCode());
   }

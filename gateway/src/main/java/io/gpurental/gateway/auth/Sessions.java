@@ -109,7 +109,7 @@ public final class Sessions {
    * when the response headers are written, without waiting for the store: a browser that follows
    * a redirect at once can arrive before the write and read the session's previous version (a
    * sign-in's state missing: state_mismatch). Responses whose next request depends on the
-   * session (sign-in redirects, logout) wait for this first.
+   * session (sign-in redirects) wait for this first; logout deletes the session outright.
    */
   public Future<Void> store(RoutingContext ctx) {
     return ctx.session() == null ? Future.succeededFuture() : handler.flush(ctx, true);

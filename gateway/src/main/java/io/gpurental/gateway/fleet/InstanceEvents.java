@@ -12,4 +12,18 @@ public interface InstanceEvents {
    * released and the hours not delivered are credited back to the card automatically.
    */
   Future<Boolean> failed(String reservationId, String reason);
+
+  /**
+   * The instance stopped being served without failing for good: its host went offline or a GPU it
+   * uses turned faulty ({@code reason} says which), since {@code since}. The reservation credits
+   * the lost time, and fails it if the instance is not back within the failure grace.
+   */
+  default Future<Boolean> interrupted(String reservationId, String reason, java.time.Instant since) {
+    return Future.succeededFuture(false);
+  }
+
+  /** An interrupted instance is served again (its host is back, its GPUs healthy) since {@code at}. */
+  default Future<Boolean> resumed(String reservationId, java.time.Instant at) {
+    return Future.succeededFuture(false);
+  }
 }

@@ -30,7 +30,7 @@ class PackageDirectionTest {
       "fleet", Set.of("platform", "config", "auth"),
       "catalog", Set.of("platform", "config", "pricing", "fleet"),
       "reservations", Set.of("platform", "config", "auth", "catalog", "pricing", "payments", "fleet"),
-      "operator", Set.of("platform", "config", "auth", "pricing", "catalog", "fleet"),
+      "operator", Set.of("platform", "config", "auth", "pricing", "catalog", "fleet", "payments", "reservations"),
       // the simulated hosts implement the fleet's port until host agents replace them over HTTP
       "sandbox", Set.of("platform", "config", "fleet"));
 

@@ -7,6 +7,7 @@ import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { OfferPage } from './pages/offer/OfferPage';
 import { OperatorPage } from './pages/operator/OperatorPage';
+import { operatorSection } from './pages/operator/sections';
 import { PaymentsPage } from './pages/Payments';
 import { Placeholder } from './pages/Placeholder';
 import { ReservationPage } from './pages/reservation/ReservationPage';
@@ -70,8 +71,9 @@ function Page({ path, version }: { path: string; version: VersionInfo | null }) 
   if (path === PAYMENTS_NAV_ITEM.path) {
     return <PaymentsPage />;
   }
-  if (path === '/operator' || path === '/operator/hosts') {
-    return <OperatorPage />;
+  const operator = operatorSection(path);
+  if (operator) {
+    return <OperatorPage path={path} />;
   }
   const reservationId = reservationIdFromPath(path);
   if (reservationId) {
@@ -100,8 +102,9 @@ function pageTitle(path: string): string {
     // The reservation page names itself once loaded.
     return `Reservation ${reservationId} — ${SITE_NAME}`;
   }
-  if (path === '/operator/hosts') {
-    return `Hosts — ${SITE_NAME}`;
+  const operator = path === '/operator' ? null : operatorSection(path);
+  if (operator) {
+    return `${operator.section.label} — ${SITE_NAME}`;
   }
   const item = [...NAV_ITEMS, PAYMENTS_NAV_ITEM].find((candidate) => candidate.path === path);
   return `${item ? item.label : 'Page not found'} — ${SITE_NAME}`;

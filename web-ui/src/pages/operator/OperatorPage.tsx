@@ -1,27 +1,34 @@
-/** `/operator` and `/operator/hosts`: operator tools, for now the fleet's hosts. */
+/** `/operator/…`: the operator console; its sections are listed in {@link OPERATOR_SECTIONS}. */
 import { SignedInPage } from '../../signed-in';
-import { HostsPage } from './HostsPage';
+import { OPERATOR_SECTIONS, operatorSection } from './sections';
 import './operator.css';
 
-export function OperatorPage() {
+export function OperatorPage({ path }: { path: string }) {
+  const found = operatorSection(path);
   return (
     <SignedInPage
       title="Operator"
       loadingText="Checking your sign-in…"
       signInText="Sign in as an operator to manage hosts."
-      returnTo="/operator/hosts"
+      returnTo={path === '/operator' ? '/operator/hosts' : path}
       idPrefix="operator"
     >
       {(me) =>
-        me.roles.includes('operator') ? (
+        me.roles.includes('operator') && found ? (
           <>
             <h1>Operator</h1>
             <nav aria-label="Operator" class="sub-nav">
-              <a href="/operator/hosts" aria-current="page">
-                Hosts
-              </a>
+              {OPERATOR_SECTIONS.map((section) => (
+                <a
+                  key={section.slug}
+                  href={`/operator/${section.slug}`}
+                  aria-current={section === found.section ? 'page' : undefined}
+                >
+                  {section.label}
+                </a>
+              ))}
             </nav>
-            <HostsPage me={me} />
+            {found.section.render(me, found.rest)}
           </>
         ) : (
           <>

@@ -1,6 +1,7 @@
 package io.gpurental.agent;
 
 import io.gpurental.agent.runtime.PortRange;
+import io.gpurental.agent.simulated.SimulatedHost;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,11 @@ public final class AgentOptions {
   private Duration reconcileInterval = Duration.ofSeconds(30);
   private int desiredStateWaitSeconds = 25;
   private Duration maxBackoff = Duration.ofSeconds(30);
+  private String ipmitool = "ipmitool";
+  private String smartctl = "smartctl";
+  private double baseLoadWatts = 150;
+  private Duration diskHealthInterval = Duration.ofMinutes(10);
+  private SimulatedHost simulatedHost;
 
   public AgentOptions(String gateway, Path stateDir) {
     this.gateway = Objects.requireNonNull(gateway, "gateway");
@@ -143,6 +149,62 @@ public final class AgentOptions {
 
   public AgentOptions maxBackoff(Duration cap) {
     this.maxBackoff = Objects.requireNonNull(cap);
+    return this;
+  }
+
+  public String ipmitool() {
+    return ipmitool;
+  }
+
+  /** The ipmitool asked for the server's wall power (a name on PATH or a path); absent means estimated power. */
+  public AgentOptions ipmitool(String path) {
+    this.ipmitool = Objects.requireNonNull(path);
+    return this;
+  }
+
+  public String smartctl() {
+    return smartctl;
+  }
+
+  /** The smartctl asked for the disks' SMART health; absent means {@code disk_health} null. */
+  public AgentOptions smartctl(String path) {
+    this.smartctl = Objects.requireNonNull(path);
+    return this;
+  }
+
+  public double baseLoadWatts() {
+    return baseLoadWatts;
+  }
+
+  /** What the server draws besides its GPUs, added to their power when the BMC gives no reading (default 150). */
+  public AgentOptions baseLoadWatts(double watts) {
+    if (!(watts >= 0 && watts <= 100_000)) {
+      throw new IllegalArgumentException("the base load must be 0-100000 W");
+    }
+    this.baseLoadWatts = watts;
+    return this;
+  }
+
+  public Duration diskHealthInterval() {
+    return diskHealthInterval;
+  }
+
+  /** How often SMART is asked (default 10 min; the heartbeat sends the last answer). */
+  public AgentOptions diskHealthInterval(Duration interval) {
+    this.diskHealthInterval = Objects.requireNonNull(interval);
+    return this;
+  }
+
+  public SimulatedHost simulatedHost() {
+    return simulatedHost;
+  }
+
+  /**
+   * A made-up host for the simulated runtime (the sandbox's demo fleet): heartbeats carry its
+   * telemetry instead of this machine's, and its faults steer heartbeats and provisioning.
+   */
+  public AgentOptions simulatedHost(SimulatedHost host) {
+    this.simulatedHost = host;
     return this;
   }
 }

@@ -1,8 +1,12 @@
 package io.gpurental.agent;
 
+import io.gpurental.agent.facts.BmcPower;
+import io.gpurental.agent.facts.DiskHealth;
 import io.gpurental.agent.facts.HostFacts;
+import io.gpurental.agent.facts.HostTelemetry;
 import io.gpurental.agent.facts.NvidiaSmi;
 import io.gpurental.agent.facts.Telemetry;
+import io.gpurental.agent.facts.TelemetrySource;
 import io.gpurental.agent.protocol.GatewayClient;
 import io.gpurental.agent.protocol.GatewayException;
 import io.gpurental.agent.protocol.InstanceReport;
@@ -31,6 +35,8 @@ final class AgentVerticle extends VerticleBase {
   private final Promise<String> terminated = Promise.promise();
   private StateDir state;
   private NvidiaSmi nvidiaSmi;
+  private TelemetrySource telemetry;
+  private Long lastRttMs;
   private GatewayClient gateway;
   private Reconciler reconciler;
   private String credential;
@@ -41,6 +47,7 @@ final class AgentVerticle extends VerticleBase {
   private long heartbeatTimer = -1;
   private long pollTimer = -1;
   private long reconcileTimer = -1;
+  private long rareTimer = -1;
   private boolean stopped;
 
   AgentVerticle(AgentOptions options) {
@@ -64,6 +71,9 @@ final class AgentVerticle extends VerticleBase {
   public Future<?> start() {
     state = new StateDir(options.stateDir());
     nvidiaSmi = new NvidiaSmi(options.nvidiaSmi(), Commands.system());
+    telemetry = options.simulatedHost() != null ? options.simulatedHost() : new HostTelemetry(options.stateDir(),
+        nvidiaSmi, new BmcPower(options.ipmitool(), Commands.system()),
+        new DiskHealth(options.smartctl(), Commands.system()), options.baseLoadWatts());
     gateway = new GatewayClient(vertx, options.gateway(), VERSION);
     heartbeatBackoff = backoff();
     pollBackoff = backoff();
@@ -80,6 +90,8 @@ final class AgentVerticle extends VerticleBase {
           return reconciler.check();
         })
         .onSuccess(v -> {
+          refreshRarely();
+          rareTimer = vertx.setPeriodic(options.diskHealthInterval().toMillis(), id -> refreshRarely());
           heartbeat();
           poll();
           reconcileTimer = vertx.setPeriodic(options.reconcileInterval().toMillis(), id -> reconciler.check()
@@ -101,7 +113,8 @@ final class AgentVerticle extends VerticleBase {
       case DOCKER -> new DockerRuntime(vertx, options.dockerImage(), requireAddress(), options.sshPorts(),
           Commands.system());
       case SIMULATED -> new SimulatedRuntime(vertx, options.simulatedRunningDelay(),
-          options.publicAddress() == null ? "127.0.0.1" : options.publicAddress(), options.sshPorts());
+          options.publicAddress() == null ? "127.0.0.1" : options.publicAddress(), options.sshPorts(),
+          options.simulatedHost());
     };
   }
 
@@ -152,8 +165,13 @@ final class AgentVerticle extends VerticleBase {
     if (stopped) {
       return;
     }
-    vertx.executeBlocking(() -> Telemetry.collect(options.stateDir(), nvidiaSmi), false)
-        .compose(telemetry -> gateway.heartbeat(credential, telemetry))
+    if (options.simulatedHost() != null && options.simulatedHost().heartbeatsStopped()) {
+      heartbeatTimer = schedule(heartbeatSeconds * 1000L, this::heartbeat);
+      return;
+    }
+    Long rtt = lastRttMs;
+    vertx.executeBlocking(() -> telemetry.collect().withRttMs(rtt), false)
+        .compose(this::sendTimed)
         .onComplete(ar -> {
           if (ar.succeeded()) {
             heartbeatBackoff.reset();
@@ -163,11 +181,27 @@ final class AgentVerticle extends VerticleBase {
             }
             heartbeatTimer = schedule(heartbeatSeconds * 1000L, this::heartbeat);
           } else if (!refused(ar.cause())) {
+            lastRttMs = null;
             long delay = heartbeatBackoff.next();
             LOG.warn("heartbeat failed ({}), retrying in {} ms", ar.cause().getMessage(), delay);
             heartbeatTimer = schedule(delay, this::heartbeat);
           }
         });
+  }
+
+  /** Sends one heartbeat and keeps its HTTP round trip for the next one's {@code rtt_ms}. */
+  private Future<GatewayClient.HeartbeatAnswer> sendTimed(Telemetry collected) {
+    long began = System.nanoTime();
+    return gateway.heartbeat(credential, collected)
+        .onSuccess(answer -> lastRttMs = Math.max(0, (System.nanoTime() - began) / 1_000_000));
+  }
+
+  /** SMART and the like: slow, so never on a heartbeat's path; the heartbeat sends the last answer. */
+  private void refreshRarely() {
+    vertx.executeBlocking(() -> {
+      telemetry.refreshRarely();
+      return null;
+    }, false).onFailure(e -> LOG.warn("a slow health check failed: {}", e.getMessage()));
   }
 
   private void poll() {
@@ -221,6 +255,7 @@ final class AgentVerticle extends VerticleBase {
     vertx.cancelTimer(heartbeatTimer);
     vertx.cancelTimer(pollTimer);
     vertx.cancelTimer(reconcileTimer);
+    vertx.cancelTimer(rareTimer);
   }
 
   private long schedule(long delayMillis, Runnable action) {

@@ -59,6 +59,19 @@ public final class Main implements Callable<Integer> {
       paramLabel = "IMAGE", description = "The sshd image of the docker runtime (default ${DEFAULT-VALUE}; env GPR_AGENT_DOCKER_IMAGE).")
   String dockerImage;
 
+  @Option(names = "--ipmitool", defaultValue = "${env:GPR_AGENT_IPMITOOL:-ipmitool}", paramLabel = "PATH",
+      description = "The ipmitool asked for the server's wall power (default ${DEFAULT-VALUE}; env GPR_AGENT_IPMITOOL).")
+  String ipmitool;
+
+  @Option(names = "--smartctl", defaultValue = "${env:GPR_AGENT_SMARTCTL:-smartctl}", paramLabel = "PATH",
+      description = "The smartctl asked for the disks' SMART health (default ${DEFAULT-VALUE}; env GPR_AGENT_SMARTCTL).")
+  String smartctl;
+
+  @Option(names = "--base-load-watts", defaultValue = "${env:GPR_AGENT_BASE_LOAD_WATTS:-150}", paramLabel = "W",
+      description = "The server's draw besides its GPUs, for estimated power when the BMC gives none"
+          + " (default ${DEFAULT-VALUE}; env GPR_AGENT_BASE_LOAD_WATTS).")
+  double baseLoadWatts;
+
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
@@ -82,8 +95,12 @@ public final class Main implements Callable<Integer> {
     if (stateDir == null) {
       throw new ParameterException(spec.commandLine(), "Missing --state-dir DIR (or GPR_AGENT_STATE_DIR)");
     }
+    if (!(baseLoadWatts >= 0 && baseLoadWatts <= 100_000)) {
+      throw new ParameterException(spec.commandLine(), "--base-load-watts must be 0-100000, got " + baseLoadWatts);
+    }
     return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken).runtime(runtime)
-        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).dockerImage(dockerImage);
+        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).dockerImage(dockerImage)
+        .ipmitool(ipmitool).smartctl(smartctl).baseLoadWatts(baseLoadWatts);
   }
 
   @Override

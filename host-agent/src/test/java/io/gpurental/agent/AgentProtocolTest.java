@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentProtocolTest {
   static final Duration WITHIN = Duration.ofSeconds(10);
   static final Path STAND_IN = Path.of("src/test/resources/nvidia-smi/standin-2gpu").toAbsolutePath();
+  static final Path TOOLS = Path.of("src/test/resources/host-tools").toAbsolutePath();
 
   @TempDir
   Path stateDir;
@@ -44,7 +45,8 @@ class AgentProtocolTest {
   AgentOptions options() {
     return new AgentOptions(gateway.url(), stateDir).runtime(RuntimeKind.SIMULATED)
         .simulatedRunningDelay(Duration.ofMillis(50)).nvidiaSmi(STAND_IN.toString())
-        .desiredStateWaitSeconds(2).maxBackoff(Duration.ofSeconds(1));
+        .desiredStateWaitSeconds(2).maxBackoff(Duration.ofSeconds(1))
+        .ipmitool(stateDir.resolve("no-ipmitool").toString()).smartctl(stateDir.resolve("no-smartctl").toString());
   }
 
   static JsonObject instance(String id) {
@@ -125,5 +127,30 @@ class AgentProtocolTest {
         () -> HostAgent.start(vertx, options().enrollmentToken("gpr_enr_wrong")).await());
     assertTrue(e.getMessage().contains("refused the enrolment token"), e.getMessage());
     assertTrue(Files.notExists(stateDir.resolve("credential")));
+  }
+
+  @Test
+  void heartbeatsCarryTheBmcsPowerSmartHealthAndThePreviousRoundTrip() {
+    HostAgent.start(vertx, options().enrollmentToken(FakeGateway.TOKEN)
+        .ipmitool(TOOLS.resolve("ipmitool-standin").toString()).smartctl(TOOLS.resolve("smartctl-standin").toString())).await();
+    eventually(WITHIN, "a heartbeat after SMART was read", () -> gateway.heartbeats.stream()
+        .anyMatch(h -> "passed".equals(h.getJsonObject("telemetry").getString("disk_health"))));
+    JsonObject first = gateway.heartbeats.get(0).getJsonObject("telemetry");
+    assertEquals(312.0, first.getDouble("power_w"));
+    assertEquals("measured", first.getString("power_source"));
+    assertTrue(first.containsKey("rtt_ms") && first.getValue("rtt_ms") == null, "no round trip before the first");
+    eventually(WITHIN, "a second heartbeat", () -> gateway.heartbeats.size() >= 2);
+    Long rtt = gateway.heartbeats.get(1).getJsonObject("telemetry").getLong("rtt_ms");
+    assertTrue(rtt != null && rtt >= 0 && rtt < WITHIN.toMillis(), "the first heartbeat's round trip: " + rtt);
+  }
+
+  @Test
+  void withoutABmcThePowerIsTheGpusPlusTheBaseLoad() {
+    HostAgent.start(vertx, options().enrollmentToken(FakeGateway.TOKEN).baseLoadWatts(100)).await();
+    eventually(WITHIN, "a heartbeat", () -> !gateway.heartbeats.isEmpty());
+    JsonObject telemetry = gateway.heartbeats.get(0).getJsonObject("telemetry");
+    assertEquals(100 + 69.85 + 71.15, telemetry.getDouble("power_w"), 0.05);
+    assertEquals("estimated", telemetry.getString("power_source"));
+    assertTrue(telemetry.containsKey("disk_health") && telemetry.getValue("disk_health") == null, "no smartctl: unknown");
   }
 }

@@ -2,8 +2,6 @@ package io.gpurental.agent.facts;
 
 import io.gpurental.agent.runtime.Commands;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,15 +110,6 @@ public final class NvidiaSmi {
   }
 
   private boolean present() {
-    if (binary.contains("/")) {
-      return Files.isExecutable(Path.of(binary));
-    }
-    String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-    for (String dir : path.split(":")) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, binary))) {
-        return true;
-      }
-    }
-    return false;
+    return Binaries.present(binary);
   }
 }

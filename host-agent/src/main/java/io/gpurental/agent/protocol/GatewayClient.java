@@ -131,6 +131,8 @@ public final class GatewayClient {
           .put("remapped_rows_failure", gpu.remappedRowsFailure()));
     }
     return new JsonObject().put("disk_free_gb", telemetry.diskFreeGb()).put("load_1m", telemetry.load1m())
+        .put("power_w", telemetry.powerW()).put("power_source", telemetry.powerSource())
+        .put("disk_health", telemetry.diskHealth()).put("rtt_ms", telemetry.rttMs())
         .put("gpus", gpus);
   }
 

@@ -2,7 +2,10 @@ package io.gpurental.agent.runtime;
 
 import io.gpurental.agent.protocol.DesiredInstance;
 import io.gpurental.agent.protocol.SshEndpoint;
+import io.gpurental.agent.simulated.SimulatedHost;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -14,19 +17,27 @@ import java.util.Map;
 
 /**
  * No processes: an instance is "running" after a delay, with a made-up endpoint and a random (but
- * well-formed) ed25519 host key. For the sandbox's demo fleet and tests.
+ * well-formed) ed25519 host key. For the sandbox's demo fleet and tests. With a {@link
+ * SimulatedHost}, its provisioning faults decide how a start goes (fail, take longer, wait for a
+ * release) and running instances make their GPUs busy.
  */
 public final class SimulatedRuntime implements InstanceRuntime {
   private final Vertx vertx;
   private final Duration runningDelay;
   private final String host;
   private final PortRange ports;
+  private final SimulatedHost simulatedHost;
   private final Map<String, SshEndpoint> running = new LinkedHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private int nextPort;
 
   public SimulatedRuntime(Vertx vertx, Duration runningDelay, String host, PortRange ports) {
+    this(vertx, runningDelay, host, ports, null);
+  }
+
+  public SimulatedRuntime(Vertx vertx, Duration runningDelay, String host, PortRange ports, SimulatedHost simulatedHost) {
     this.vertx = vertx;
+    this.simulatedHost = simulatedHost;
     this.runningDelay = runningDelay;
     this.host = host;
     this.ports = ports;
@@ -42,19 +53,43 @@ public final class SimulatedRuntime implements InstanceRuntime {
 
   @Override
   public Future<SshEndpoint> start(DesiredInstance instance) {
-    return vertx.timer(Math.max(1, runningDelay.toMillis())).map(ignored -> {
+    SimulatedHost.Provisioning plan = simulatedHost == null ? new SimulatedHost.Provisioning(null, null, false)
+        : simulatedHost.nextStart();
+    long delay = Math.max(1, plan.delayMs() != null ? plan.delayMs() : runningDelay.toMillis());
+    Future<Void> ready = vertx.timer(delay).mapEmpty();
+    if (plan.failReason() != null) {
+      return ready.compose(v -> Future.failedFuture(new InstanceFailure(plan.failReason(), "simulated provisioning failure")));
+    }
+    if (plan.held()) {
+      ready = ready.compose(v -> released());
+    }
+    return ready.map(ignored -> {
       synchronized (this) {
         SshEndpoint ssh = new SshEndpoint(host, port(), instance.user(), null, hostKey());
         ssh = new SshEndpoint(ssh.host(), ssh.port(), ssh.user(), SshKeys.fingerprint(ssh.hostKey()), ssh.hostKey());
         running.put(instance.id(), ssh);
+        if (simulatedHost != null) {
+          simulatedHost.busy(instance.id(), instance.gpus().stream().map(DesiredInstance.Gpu::index).toList());
+        }
         return ssh;
       }
     });
   }
 
+  /** Completes on this agent's context once the sandbox releases held starts. */
+  private Future<Void> released() {
+    Context context = vertx.getOrCreateContext();
+    Promise<Void> released = Promise.promise();
+    simulatedHost.whenReleased(() -> context.runOnContext(v -> released.complete()));
+    return released.future();
+  }
+
   @Override
   public synchronized Future<Void> stop(String instanceId) {
     running.remove(instanceId);
+    if (simulatedHost != null) {
+      simulatedHost.idle(instanceId);
+    }
     return Future.succeededFuture();
   }
 

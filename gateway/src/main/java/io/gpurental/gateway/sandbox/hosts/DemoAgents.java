@@ -3,6 +3,8 @@ package io.gpurental.gateway.sandbox.hosts;
 import io.gpurental.agent.AgentOptions;
 import io.gpurental.agent.HostAgent;
 import io.gpurental.agent.RuntimeKind;
+import io.gpurental.agent.simulated.Faults;
+import io.gpurental.agent.simulated.SimulatedHost;
 import io.gpurental.gateway.fleet.DemoHosts;
 import io.gpurental.gateway.platform.Feature;
 import io.vertx.core.Future;
@@ -43,6 +45,9 @@ import org.slf4j.LoggerFactory;
  * <p>{@code POST /sandbox/hosts/_test/instances/{id}/fail} (with the sandbox Stripe key as
  * bearer, like the other test controls) asks the agent running the instance, on whichever node, to
  * fail it: it reports {@code failed} and the gateway's normal path fails and credits the reservation.
+ * {@code /sandbox/hosts/_test/hosts/{host_id}/faults} ({@link DemoFaultRoutes}) makes a demo host
+ * misbehave: silent heartbeats, hot or broken GPUs, a full disk, failing or slow provisioning.
+ * Each agent reports a {@link SimulatedHost}'s telemetry (its GPUs busy while instances run).
  */
 public final class DemoAgents implements Feature {
   private static final Logger LOG = LoggerFactory.getLogger(DemoAgents.class);
@@ -57,11 +62,13 @@ public final class DemoAgents implements Feature {
   private final Duration readyAfter;
   private final String controlKey;
   private final Map<String, HostAgent> agents = new ConcurrentHashMap<>();
+  private final Map<String, SimulatedHost> simulated = new ConcurrentHashMap<>();
   private volatile boolean stopped;
   private volatile long retryTimer = -1;
   private volatile Lock lock;
   private volatile Path stateDirs;
   private volatile MessageConsumer<String> failures;
+  private volatile MessageConsumer<JsonObject> faults;
 
   public DemoAgents(Vertx vertx, DemoHosts demoHosts, String gatewayUrl, Duration readyAfter, String controlKey) {
     this.vertx = vertx;
@@ -90,7 +97,8 @@ public final class DemoAgents implements Feature {
   public Future<Void> stop() {
     stopped = true;
     vertx.cancelTimer(retryTimer);
-    Future<Void> unregistered = failures == null ? Future.succeededFuture() : failures.unregister();
+    Future<Void> unregistered = Future.join(failures == null ? Future.succeededFuture() : failures.unregister(),
+        faults == null ? Future.succeededFuture() : faults.unregister()).mapEmpty();
     return unregistered
         .eventually(() -> Future.join(agents.values().stream().map(HostAgent::stop).toList()))
         .eventually(() -> stateDirs == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
@@ -99,6 +107,7 @@ public final class DemoAgents implements Feature {
         }))
         .onComplete(done -> {
           agents.clear();
+          simulated.clear();
           if (lock != null) {
             lock.release();
           }
@@ -121,7 +130,8 @@ public final class DemoAgents implements Feature {
         })
         .compose(v -> {
           failures = vertx.eventBus().consumer(FAIL_ADDRESS, this::fail);
-          return failures.completion();
+          faults = vertx.eventBus().consumer(DemoFaultRoutes.ADDRESS, this::faults);
+          return Future.all(failures.completion(), faults.completion()).<Void>mapEmpty();
         })
         .onSuccess(ignored -> LOG.info("Running the demo fleet's {} simulated host agents against {}",
                 agents.size(), gatewayUrl))
@@ -130,6 +140,8 @@ public final class DemoAgents implements Feature {
 
   private Future<HostAgent> startAgent(DemoHosts.Host host) {
     Path stateDir = stateDirs.resolve(host.id());
+    SimulatedHost simulatedHost = DemoGpus.simulated(host);
+    simulated.put(host.id(), simulatedHost);
     return demoHosts.issueCredential(host.id())
         .compose(credential -> vertx.executeBlocking(() -> {
           writeStateDir(stateDir, host.id(), credential);
@@ -139,13 +151,14 @@ public final class DemoAgents implements Feature {
             .runtime(RuntimeKind.SIMULATED)
             .publicAddress(host.publicAddress())
             .simulatedRunningDelay(readyAfter)
-            // a simulated host has no GPUs to read; the machine's own must not be reported as its
-            .nvidiaSmi(stateDir.resolve("no-nvidia-smi").toString())))
+            .simulatedHost(simulatedHost)
+            .baseLoadWatts(DemoGpus.BASE_LOAD_W)))
         .onSuccess(agent -> agents.put(host.id(), agent));
   }
 
   @Override
   public void mount(Router router) {
+    new DemoFaultRoutes(vertx, controlKey).mount(router);
     router.post("/sandbox/hosts/_test/instances/:id/fail").handler(ctx -> {
       if (!("Bearer " + controlKey).equals(ctx.request().getHeader("Authorization"))) {
         ctx.response().setStatusCode(401).end();
@@ -171,6 +184,26 @@ public final class DemoAgents implements Feature {
         message.fail(404, "no demo agent runs instance " + instanceId);
       }
     });
+  }
+
+  /** On the node running the agents: shows, changes or resets one demo host's faults (already checked). */
+  private void faults(Message<JsonObject> message) {
+    String hostId = message.body().getString("host_id");
+    SimulatedHost host = simulated.get(hostId);
+    if (host == null || !agents.containsKey(hostId)) {
+      message.fail(404, "no demo agent runs host " + hostId);
+      return;
+    }
+    JsonObject body = message.body().getJsonObject("body");
+    Faults now = switch (message.body().getString("action")) {
+      case "reset" -> host.reset();
+      case "set" -> host.update(f -> DemoFaults.apply(f, body));
+      default -> host.faults();
+    };
+    if (!"get".equals(message.body().getString("action"))) {
+      LOG.info("demo host {} faults now {}", hostId, now);
+    }
+    message.reply(DemoFaults.toJson(hostId, now));
   }
 
   /** What an enrolled agent keeps: its host id and credential (0600) in a 0700 directory. */

@@ -92,8 +92,7 @@ public final class AgentFleet implements Fleet {
     Future<Void> chain = Future.succeededFuture();
     for (String hostId : hostIds) {
       chain = chain.compose(v -> instances.runningOn(hostId)).compose(served -> each(served,
-          instance -> eventsOf(instance.reservationId()) == null ? Future.succeededFuture(false)
-              : eventsOf(instance.reservationId()).interrupted(instance.reservationId(), reason, instance.lastHeard())));
+          instance -> interrupted(instance.reservationId(), reason, instance.lastHeard())));
     }
     return chain;
   }
@@ -101,8 +100,19 @@ public final class AgentFleet implements Fleet {
   /** A silent host is heard from again at {@code at}: its running instances are served again. */
   Future<Void> hostBack(String hostId, Instant at) {
     return instances.runningOn(hostId).compose(served -> each(served,
-        instance -> eventsOf(instance.reservationId()) == null ? Future.succeededFuture(false)
-            : eventsOf(instance.reservationId()).resumed(instance.reservationId(), at)));
+        instance -> resumed(instance.reservationId(), at)));
+  }
+
+  /** Tells the reservation its instance is not served since {@code since} (host offline, GPU faulty). */
+  Future<Boolean> interrupted(String reservationId, String reason, Instant since) {
+    InstanceEvents events = eventsOf(reservationId);
+    return events == null ? Future.succeededFuture(false) : events.interrupted(reservationId, reason, since);
+  }
+
+  /** Tells the reservation its instance is served again since {@code at}. */
+  Future<Boolean> resumed(String reservationId, Instant at) {
+    InstanceEvents events = eventsOf(reservationId);
+    return events == null ? Future.succeededFuture(false) : events.resumed(reservationId, at);
   }
 
   private static Future<Void> each(List<InstanceRepository.Served> served,

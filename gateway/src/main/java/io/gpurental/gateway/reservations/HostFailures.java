@@ -30,12 +30,17 @@ final class HostFailures {
   /** A reservation failed in a transaction: whose it is and the refunds to execute after commit. */
   record Failed(String id, String accountId, List<String> refunds) {}
 
-  /** The host reported the instance failed: not served from now on. */
+  /** The host reported the instance failed: not served from now on, or since it was interrupted. */
   Future<Boolean> failed(String id, String reason) {
-    return repository.pool().withTransaction(tx -> CreditRepository.lock(tx, id)
-        .compose(found -> found.isEmpty() || !found.get().status().paidAndLive() ? Future.succeededFuture((Failed) null)
-            : fail(tx, id, found.get(), "host failure: " + reason, Instant.now())))
-        .compose(this::announce);
+    return repository.pool().withTransaction(tx -> CreditRepository.lock(tx, id).compose(found -> {
+      CreditRepository.Basis basis = found.orElse(null);
+      if (basis == null || !basis.status().paidAndLive()) {
+        return Future.succeededFuture((Failed) null);
+      }
+      Instant since = basis.interruptedSince() != null ? basis.interruptedSince() : Instant.now();
+      return CreditRepository.clearInterruption(tx, id)
+          .compose(v -> fail(tx, id, basis, "host failure: " + reason, since));
+    })).compose(this::announce);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { ApiError, getJson, postJson } from './api';
 import { formatMoney } from './format';
 import { csrfHeaders, getSession } from './session';
+import type { TimeToReady } from './time-to-ready';
 
 /** An amount in the currency's minor unit (e.g. cents), e.g. `{amount: 210, currency: "usd"}`. */
 export interface Money {
@@ -69,6 +70,8 @@ export interface Offer {
   window_total: Money;
   price_items: PriceItem[];
   savings: Savings;
+  /** The host's time-to-ready over 30 days; null while no instance has run on it. */
+  time_to_ready?: TimeToReady | null;
 }
 
 export interface Availability {
@@ -107,6 +110,8 @@ export interface Quote {
   total: Money;
   expires_at: string;
   cancellation_policy: string;
+  /** The ready guarantee and downtime credit, in words. */
+  ready_guarantee?: string;
 }
 
 export interface QuoteRequest {

@@ -9,7 +9,7 @@ import { ApiError, fetchJson, getJson, postJson } from './api';
 import type { Money, PriceItem } from './offers';
 import { csrfHeaders, type Me } from './session';
 
-export type RefundReason = 'cancellation' | 'late_payment' | 'downtime_credit' | 'operator';
+export type RefundReason = 'cancellation' | 'late_payment' | 'downtime_credit' | 'operator' | 'ready_credit';
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded' | 'canceled';
 
@@ -225,6 +225,7 @@ const REFUND_REASON_LABELS: Record<RefundReason, string> = {
   late_payment: 'Paid after the hold ended',
   downtime_credit: 'Downtime credit',
   operator: 'Refund by an operator',
+  ready_credit: 'Ready guarantee credit',
 };
 
 export function refundReasonLabel(reason: string | null | undefined): string {

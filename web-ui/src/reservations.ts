@@ -79,6 +79,7 @@ export interface Reservation {
     total: Money;
     price_per_gpu_hour: Money;
     cancellation_policy: string;
+    ready_guarantee?: string;
   };
   /** The latest payment of the reservation itself (extensions have their own). */
   payment: {
@@ -101,9 +102,26 @@ export interface Reservation {
     /** e.g. "ssh -p 22 ubuntu@host", once running. */
     command?: string | null;
   };
+  /** Ready-guarantee and downtime credits, oldest first. */
+  credits?: ReservationCredit[];
+  /** Set while the running instance is not served (its host offline). */
+  interruption?: { since: string; reason: string } | null;
   created_at: string;
   /** Oldest first. */
   events: ReservationEvent[];
+}
+
+/** A credit earned without asking: what happened, when, how many started hours, how much. */
+export interface ReservationCredit {
+  id: string;
+  kind: 'ready_late' | 'never_ready' | 'downtime' | 'host_failed' | string;
+  reason: string;
+  from: string;
+  to: string;
+  hours: number;
+  amount: Money;
+  refund_ids: string[];
+  created_at: string;
 }
 
 export interface ReservationPage {

@@ -23,6 +23,7 @@ import { navigate, useSearch } from '../../router';
 import { FIELD_IDS, FIELD_LABELS, type Problem } from './filter-draft';
 import { FilterPanel } from './FilterPanel';
 import { OfferCard } from './OfferCard';
+import { FleetReadyTime } from './FleetReadyTime';
 import './catalog.css';
 
 /** `/catalog`: offers filtered by the URL's query, with the filter form beside them. */
@@ -123,6 +124,7 @@ export function CatalogPage() {
     <>
       <h1>Catalog</h1>
       <p class="lead">Bookable GPU capacity with all-in hourly prices: fees and taxes included.</p>
+      <FleetReadyTime />
       <div class="catalog-layout">
         <FilterPanel
           filters={filters}

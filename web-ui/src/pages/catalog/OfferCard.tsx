@@ -1,6 +1,7 @@
 import { type CatalogFilters } from '../../catalog-filters';
 import { formatCount, formatGb, formatPercent, gpusLabel, money, offerHref, type Offer } from '../../offers';
 import { Link } from '../../router';
+import { readyLine } from '../../time-to-ready';
 
 function domId(prefix: string, id: string): string {
   return `${prefix}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -70,6 +71,9 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
           )}
         </div>
       ) : null}
+      <p class="offer-card__ready" title="Median time from the start to a running instance, last 30 days">
+        {readyLine(offer.time_to_ready)}
+      </p>
       <p class="offer-card__host muted">Host {offer.host_name}</p>
       <Link
         class="btn offer-card__link"

@@ -3,6 +3,7 @@ import { formatCount, formatGb, formatPercent, money, type OfferDetail } from '.
 import type { ChosenWindow } from './chosen-window';
 import { Hardware, PriceBreakdown, References } from './OfferFacts';
 import { QuoteSection } from './QuoteSection';
+import { ReadyTime } from './ReadyTime';
 
 interface OfferDetailsProps {
   offer: OfferDetail;
@@ -47,6 +48,7 @@ export function OfferDetails({ offer, updating, updateError, onRetry, chosen }: 
         <div class="offer-layout__main">
           <Hardware offer={offer} />
           <PriceBreakdown offer={offer} updating={updating} />
+          <ReadyTime figure={offer.time_to_ready} />
           <References offer={offer} />
         </div>
         <aside class="offer-layout__aside" aria-label="Get a quote">

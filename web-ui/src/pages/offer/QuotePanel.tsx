@@ -64,6 +64,14 @@ export function QuotePanel({ quote, headingRef, onTryWindow }: QuotePanelProps) 
       <p id="quote-cancellation-policy" class="quote-policy">
         {quote.cancellation_policy || 'No cancellation policy was given with this quote.'}
       </p>
+      {quote.ready_guarantee && (
+        <>
+          <h3 class="subheading">Ready guarantee</h3>
+          <p id="quote-ready-guarantee" class="quote-policy">
+            {quote.ready_guarantee}
+          </p>
+        </>
+      )}
       <ReserveArea quote={quote} expired={expired} onTryWindow={onTryWindow} />
       <p class="hint">
         Quote <code id="quote-id">{quote.id}</code>

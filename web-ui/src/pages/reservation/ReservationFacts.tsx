@@ -78,6 +78,14 @@ export function Price({ reservation: r }: { reservation: Reservation }) {
               </p>
             </>
           )}
+          {r.price.ready_guarantee && (
+            <>
+              <h3 class="subheading">Ready guarantee</h3>
+              <p id="reservation-ready-guarantee" class="quote-policy">
+                {r.price.ready_guarantee}
+              </p>
+            </>
+          )}
         </>
       ) : (
         <p class="muted">No price recorded.</p>

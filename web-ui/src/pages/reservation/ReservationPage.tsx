@@ -10,6 +10,7 @@ import { SignedInPage } from '../../signed-in';
 import { StatusBadge } from '../../status-badge';
 import { CancelControl, canCancel, type CancelControlProps } from './Cancel';
 import { ExtendPanel } from './Extend';
+import { CreditsSection, InterruptionNotice } from './Credits';
 import { PaymentSection } from './Payment';
 import { Details, Price } from './ReservationFacts';
 import { SshAccess } from './SshAccess';
@@ -166,6 +167,7 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
             </p>
           )}
           <StatusPanel reservation={reservation} cancelProps={cancelProps} onTimeReached={onTimeReached} />
+          <InterruptionNotice reservation={reservation} />
           <SshAccess reservation={reservation} />
           {EXTENDABLE_STATUSES.includes(reservation.status) && (
             <ExtendPanel
@@ -185,6 +187,7 @@ function ReservationView({ id, me }: { id: string; me: Me }) {
             </section>
           )}
           <Details reservation={reservation} />
+          <CreditsSection reservation={reservation} />
           <PaymentSection reservation={reservation} />
           <Price reservation={reservation} />
           <section class="section" aria-labelledby="reservation-timeline-heading">

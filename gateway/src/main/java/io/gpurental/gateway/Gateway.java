@@ -212,14 +212,15 @@ public final class Gateway {
         new RateLimiter(vertx, cluster.getHazelcastInstance()), fleet.credentials());
     features.add(auth);
     features.add(new PlatformApi(buildInfo, contract));
-    Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()));
+    Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()),
+        ReservationsFeature.readyGuarantee(config.fleet()));
     CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
     features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
     PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase, metrics);
     ReservationsFeature reservations = new ReservationsFeature(vertx, pool, quotes, catalog.quotes(),
         config.reservations(), config.pricing().maxHours(), payments.payments(), fleet.fleet(), publicBase,
-        auth.credentials(), config.events());
+        auth.credentials(), config.events(), config.fleet());
     features.add(reservations);
     features.add(payments);
     features.add(fleet);

@@ -7,6 +7,7 @@ import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.pricing.PriceBreakdown;
 import io.gpurental.gateway.pricing.PriceCalculator;
 import io.gpurental.gateway.pricing.Window;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -26,9 +27,12 @@ final class CatalogApi {
   private final SearchCache cache;
   private final PriceCalculator calculator;
   private final PricingConfig pricing;
+  private final ReadyTimeRepository readyTimes;
 
-  CatalogApi(CatalogRepository repository, SearchCache cache, PriceCalculator calculator, PricingConfig pricing) {
+  CatalogApi(CatalogRepository repository, SearchCache cache, PriceCalculator calculator, PricingConfig pricing,
+      ReadyTimeRepository readyTimes) {
     this.repository = repository;
+    this.readyTimes = readyTimes;
     this.cache = cache;
     this.calculator = calculator;
     this.pricing = pricing;
@@ -37,6 +41,9 @@ final class CatalogApi {
   void bind(RouterBuilder api) {
     api.getRoute("listOffers").addHandler(this::list);
     api.getRoute("getOffer").addHandler(this::get);
+    api.getRoute("getCatalogSummary").addHandler(ctx -> readyTimes.fleet()
+        .onSuccess(fleet -> ctx.json(new JsonObject().put("time_to_ready", ReadyTimeRepository.TimeToReady.json(fleet))))
+        .onFailure(ctx::fail));
     api.getRoute("listGpuModels").addHandler(ctx -> repository.gpuModels()
         .onSuccess(models -> ctx.json(new JsonObject().put("data", models))).onFailure(ctx::fail));
   }
@@ -57,7 +64,7 @@ final class CatalogApi {
         intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
 
     String key = filter + "|" + window;
-    cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc())).onSuccess(rows -> {
+    cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc())).compose(rows -> {
       // price and sort plain records; only the page returned is turned into JSON
       List<Priced> offers = rows.stream()
           .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
@@ -69,8 +76,9 @@ final class CatalogApi {
       offers.stream().skip(offset).limit(limit)
           .forEach(p -> page.add(OfferJson.of(p.row(), window, p.gpuCount(), p.price(), minGpus, maxGpus)));
       String next = offset + limit < offers.size() ? cursor(offset + limit) : null;
-      ctx.json(new JsonObject().put("data", page).put("next_cursor", next));
-    }).onFailure(ctx::fail);
+      return withReadyTimes(page).map(offersWithTimes -> new JsonObject().put("data", offersWithTimes)
+          .put("next_cursor", next));
+    }).onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
   private void get(RoutingContext ctx) {
@@ -81,13 +89,23 @@ final class CatalogApi {
       OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
       Priced priced = priced(row, window, 1);
       JsonObject offer = OfferJson.of(row, window, priced.gpuCount(), priced.price(), 1, Integer.MAX_VALUE);
-      return repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
+      return withReadyTimes(new JsonArray().add(offer)).compose(v -> repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
           .map(free -> offer.put("availability", new JsonObject()
               .put("start", timelineStart.toString())
               .put("step_minutes", 60)
               .put("free", new JsonArray("active".equals(row.hostStatus()) ? free : free.stream().map(f -> 0).toList()))))
-          .compose(withTimeline -> repository.priceHistory(offerId).map(history -> withTimeline.put("price_history", history)));
+          .compose(withTimeline -> repository.priceHistory(offerId).map(history -> withTimeline.put("price_history", history))));
     }).onSuccess(ctx::json).onFailure(ctx::fail);
+  }
+
+  /** Puts each offer's time-to-ready (its host's, 30 days; null without samples) on it; not cached, it moves. */
+  private Future<JsonArray> withReadyTimes(JsonArray offers) {
+    String[] hosts = offers.stream().map(offer -> ((JsonObject) offer).getString("host_id")).toArray(String[]::new);
+    return readyTimes.perHost(hosts).map(figures -> {
+      offers.forEach(offer -> ((JsonObject) offer).put("time_to_ready", ReadyTimeRepository.TimeToReady.json(
+          java.util.Optional.ofNullable(figures.get(((JsonObject) offer).getString("host_id"))))));
+      return offers;
+    });
   }
 
   /** An offer priced for the window at the GPU count the listing shows. */

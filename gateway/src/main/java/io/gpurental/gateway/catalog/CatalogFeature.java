@@ -24,7 +24,8 @@ public final class CatalogFeature implements Feature {
     CatalogRepository repository = new CatalogRepository(pool);
     this.offers = new Offers(vertx, pool);
     this.gpuModels = new GpuModels(vertx, pool);
-    this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.calculator(), pricing);
+    this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.calculator(), pricing,
+        new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(row.id(), row.gpuCounts(), row.gpusAvailable(), row.gpusTotal(),
             row.pricePerGpuHour(), row.currency()))), pricing);

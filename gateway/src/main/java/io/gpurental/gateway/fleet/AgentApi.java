@@ -59,10 +59,13 @@ final class AgentApi {
     String hostId = Principal.required(ctx).hostId();
     JsonObject body = ctx.body().asJsonObject();
     hosts.heartbeat(hostId, body.getString("agent_version"), body.getJsonObject("telemetry"))
-        .onSuccess(back -> {
-          if (back) {
-            HostChanges.publish(vertx, hostId, HostLifecycle.ACTIVE);
+        .compose(back -> {
+          if (!back) {
+            return Future.succeededFuture();
           }
+          HostChanges.publish(vertx, hostId, HostLifecycle.ACTIVE);
+          // the instances it runs are served again; their credits are not the agent's problem
+          return fleet.hostBack(hostId, java.time.Instant.now()).recover(e -> Future.succeededFuture());
         })
         .compose(v -> hosts.desiredVersion(hostId))
         .onSuccess(version -> ctx.json(new JsonObject()

@@ -2,9 +2,12 @@ package io.gpurental.gateway.fleet;
 
 import io.gpurental.gateway.platform.Hashes;
 import io.vertx.core.Future;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +71,7 @@ public final class AgentFleet implements Fleet {
     if (!previous.desired()) {
       return Future.succeededFuture();
     }
-    InstanceEvents events = Optional.ofNullable(started.get(reservationId)).orElse(registered);
+    InstanceEvents events = eventsOf(reservationId);
     if (events == null) {
       LOG.warn("Instance {} is {}, but nothing listens for instance reports", reservationId, report.state());
       return Future.succeededFuture();
@@ -78,6 +81,54 @@ public final class AgentFleet implements Fleet {
       case InstanceLifecycle.FAILED -> events.failed(reservationId, "host agent: " + report.reason()).mapEmpty();
       default -> Future.succeededFuture();
     };
+  }
+
+  /**
+   * Hosts the mark-offline job just found silent: each instance they were running is interrupted
+   * since the host's last heartbeat (the reservation credits the lost time, or fails it after the
+   * grace). A failure is logged, not raised: the job's other hosts still go on.
+   */
+  Future<Void> hostsDown(List<String> hostIds, String reason) {
+    Future<Void> chain = Future.succeededFuture();
+    for (String hostId : hostIds) {
+      chain = chain.compose(v -> instances.runningOn(hostId)).compose(served -> each(served,
+          instance -> interrupted(instance.reservationId(), reason, instance.lastHeard())));
+    }
+    return chain;
+  }
+
+  /** A silent host is heard from again at {@code at}: its running instances are served again. */
+  Future<Void> hostBack(String hostId, Instant at) {
+    return instances.runningOn(hostId).compose(served -> each(served,
+        instance -> resumed(instance.reservationId(), at)));
+  }
+
+  /** Tells the reservation its instance is not served since {@code since} (host offline, GPU faulty). */
+  Future<Boolean> interrupted(String reservationId, String reason, Instant since) {
+    InstanceEvents events = eventsOf(reservationId);
+    return events == null ? Future.succeededFuture(false) : events.interrupted(reservationId, reason, since);
+  }
+
+  /** Tells the reservation its instance is served again since {@code at}. */
+  Future<Boolean> resumed(String reservationId, Instant at) {
+    InstanceEvents events = eventsOf(reservationId);
+    return events == null ? Future.succeededFuture(false) : events.resumed(reservationId, at);
+  }
+
+  private static Future<Void> each(List<InstanceRepository.Served> served,
+      Function<InstanceRepository.Served, Future<Boolean>> call) {
+    Future<Void> chain = Future.succeededFuture();
+    for (InstanceRepository.Served instance : served) {
+      chain = chain.compose(v -> call.apply(instance).<Void>mapEmpty().recover(e -> {
+        LOG.warn("Instance {} could not be told its host changed: {}", instance.reservationId(), e.getMessage());
+        return Future.succeededFuture();
+      }));
+    }
+    return chain;
+  }
+
+  private InstanceEvents eventsOf(String reservationId) {
+    return Optional.ofNullable(started.get(reservationId)).orElse(registered);
   }
 
   /** A Unix user name of its own per instance: lower case, at most 32 characters. */

@@ -10,8 +10,12 @@ import java.util.List;
  * too. Both calls may be repeated for the same reservation and must be harmless then.
  */
 public interface Fleet {
-  /** What the host needs to start an instance: its GPUs, the renter's key, and when it ends. */
-  record Launch(String reservationId, String hostId, List<Integer> gpuIndexes, String sshPublicKey, Instant endsAt) {}
+  /**
+   * What the host needs to start an instance: its GPUs, the renter's key, and when it ends; and
+   * when it was due (window start or payment, whichever is later), which time-to-ready counts from.
+   */
+  record Launch(String reservationId, String hostId, List<Integer> gpuIndexes, String sshPublicKey, Instant endsAt,
+      Instant dueAt) {}
 
   /** Starts the instance; the host reports how it went through {@code events}. */
   Future<Void> start(Launch launch, InstanceEvents events);

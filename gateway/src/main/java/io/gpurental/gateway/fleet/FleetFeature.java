@@ -28,7 +28,7 @@ public final class FleetFeature implements Feature {
     InstanceRepository instances = new InstanceRepository(pool);
     DesiredStateWaits waits = new DesiredStateWaits(vertx, instances);
     this.fleet = new AgentFleet(instances, waits, others);
-    this.operatorHosts = new Hosts(vertx, hosts);
+    this.operatorHosts = new Hosts(vertx, hosts, fleet);
     this.api = new AgentApi(vertx, hosts, instances, waits, fleet, config);
   }
 

@@ -43,10 +43,12 @@ public final class Hosts {
 
   private final Vertx vertx;
   private final HostRepository repository;
+  private final AgentFleet instances;
 
-  Hosts(Vertx vertx, HostRepository repository) {
+  Hosts(Vertx vertx, HostRepository repository, AgentFleet instances) {
     this.vertx = vertx;
     this.repository = repository;
+    this.instances = instances;
   }
 
   /** A host as the operator sees it. */
@@ -165,11 +167,14 @@ public final class Hosts {
         .map(credential));
   }
 
-  /** The cluster-singleton job: active hosts silent for too long become offline. */
+  /**
+   * The cluster-singleton job: active hosts silent for too long become offline, and the instances
+   * they were running are interrupted (downtime credit, failure after the grace).
+   */
   public Future<Void> markOffline(java.time.Duration silence) {
-    return repository.markOffline(silence).map(ids -> {
+    return repository.markOffline(silence).compose(ids -> {
       ids.forEach(id -> HostChanges.publish(vertx, id, HostLifecycle.OFFLINE));
-      return null;
+      return instances.hostsDown(ids, "host offline");
     });
   }
 

@@ -15,10 +15,11 @@ import java.util.Optional;
 final class InstanceRepository {
   /** Only on hosts an agent enrolled; a stopped instance is not wanted again by a late start. */
   private static final String DESIRE = """
-      INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at)
-      SELECT $1, h.id, $3, $4, $5, $6 FROM hosts h WHERE h.id = $2 AND h.enrolled_at IS NOT NULL
+      INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at, due_at)
+      SELECT $1, h.id, $3, $4, $5, $6, $7 FROM hosts h WHERE h.id = $2 AND h.enrolled_at IS NOT NULL
       ON CONFLICT (reservation_id) DO UPDATE SET gpu_indexes = EXCLUDED.gpu_indexes,
-        ssh_public_key = EXCLUDED.ssh_public_key, ends_at = EXCLUDED.ends_at, updated_at = now()
+        ssh_public_key = EXCLUDED.ssh_public_key, ends_at = EXCLUDED.ends_at, updated_at = now(),
+        due_at = coalesce(instances.due_at, EXCLUDED.due_at)
       WHERE instances.desired
       RETURNING host_id""";
   private static final String UNDESIRE = """
@@ -30,11 +31,20 @@ final class InstanceRepository {
              array(SELECT g.uuid FROM gpus g WHERE g.host_id = i.host_id AND g.idx = ANY (i.gpu_indexes) ORDER BY g.idx) AS uuids
       FROM instances i WHERE i.host_id = $1 AND i.desired ORDER BY i.created_at, i.reservation_id""";
   private static final String VERSION = "SELECT desired_version FROM hosts WHERE id = $1";
+  /** Every answer is the agent's to take: what it holds for the first time was delivered now. */
+  private static final String DELIVERED = """
+      UPDATE instances SET delivered_at = now() WHERE host_id = $1 AND desired AND delivered_at IS NULL""";
+  /** The instances a host serves (running and wanted), and when the host was last heard from. */
+  private static final String RUNNING_ON = """
+      SELECT i.reservation_id, coalesce(b.last_at, now()) AS last_at FROM instances i
+      LEFT JOIN host_heartbeats b ON b.host_id = i.host_id
+      WHERE i.host_id = $1 AND i.desired AND i.state = 'running' ORDER BY i.reservation_id""";
   private static final String LOCK_INSTANCE = """
       SELECT state, desired FROM instances WHERE reservation_id = $1 AND host_id = $2 FOR UPDATE""";
   private static final String REPORT = """
       UPDATE instances SET state = $2, ssh_host = $3, ssh_port = $4, ssh_user = $5, host_key_fingerprint = $6,
-             host_key = $7, reason = $8, reported_at = now(), updated_at = now()
+             host_key = $7, reason = $8, reported_at = now(), updated_at = now(),
+             running_at = CASE WHEN $2 = 'running' THEN coalesce(running_at, now()) ELSE running_at END
       WHERE reservation_id = $1""";
 
   private final Pool pool;
@@ -46,7 +56,8 @@ final class InstanceRepository {
   /** Wants the instance on its host; the host id when an agent runs that host, else empty. */
   Future<Optional<String>> desire(Fleet.Launch launch, String unixUser) {
     Tuple params = Tuple.of(launch.reservationId(), launch.hostId(), launch.gpuIndexes().toArray(new Integer[0]),
-        launch.sshPublicKey(), unixUser, launch.endsAt().atOffset(ZoneOffset.UTC));
+        launch.sshPublicKey(), unixUser, launch.endsAt().atOffset(ZoneOffset.UTC),
+        launch.dueAt() == null ? null : launch.dueAt().atOffset(ZoneOffset.UTC));
     return pool.withTransaction(tx -> tx.preparedQuery(DESIRE).execute(params).compose(rows -> bumped(tx, rows)));
   }
 
@@ -57,7 +68,8 @@ final class InstanceRepository {
   }
 
   Future<DesiredState> desiredState(String hostId) {
-    return pool.withTransaction(tx -> tx.preparedQuery(VERSION).execute(Tuple.of(hostId))
+    return pool.withTransaction(tx -> tx.preparedQuery(DELIVERED).execute(Tuple.of(hostId))
+        .compose(delivered -> tx.preparedQuery(VERSION).execute(Tuple.of(hostId)))
         .compose(version -> tx.preparedQuery(DESIRED).execute(Tuple.of(hostId)).map(rows -> {
           List<DesiredState.Instance> instances = new ArrayList<>();
           rows.forEach(row -> instances.add(new DesiredState.Instance(row.getString("reservation_id"),
@@ -65,6 +77,19 @@ final class InstanceRepository {
               Arrays.asList(row.getArrayOfIntegers("idxs")), Arrays.asList(row.getArrayOfStrings("uuids")))));
           return new DesiredState(version.iterator().next().getLong(0), instances);
         })));
+  }
+
+  /** An instance a host was serving, and since when it may not be (the host's last heartbeat). */
+  record Served(String reservationId, java.time.Instant lastHeard) {}
+
+  /** The running instances of a host. */
+  Future<List<Served>> runningOn(String hostId) {
+    return pool.preparedQuery(RUNNING_ON).execute(Tuple.of(hostId)).map(rows -> {
+      List<Served> served = new ArrayList<>();
+      rows.forEach(row -> served.add(new Served(row.getString("reservation_id"),
+          row.getOffsetDateTime("last_at").toInstant())));
+      return served;
+    });
   }
 
   /** An agent's report, already checked; answers the state before it (null: first report). */

@@ -22,11 +22,13 @@ public final class Quotes {
   private final PriceCalculator calculator;
   private final QuoteIds ids;
   private final String cancellationPolicy;
+  private final String readyGuarantee;
 
-  /** {@code cancellationPolicy}: the policy in words, part of every quote. */
-  public Quotes(Vertx vertx, PricingConfig config, String cancellationPolicy) {
+  /** {@code cancellationPolicy}, {@code readyGuarantee}: the policies in words, part of every quote. */
+  public Quotes(Vertx vertx, PricingConfig config, String cancellationPolicy, String readyGuarantee) {
     this.vertx = vertx;
     this.cancellationPolicy = cancellationPolicy;
+    this.readyGuarantee = readyGuarantee;
     this.config = config;
     this.calculator = new PriceCalculator(config);
     this.ids = new QuoteIds(config.quoteSigningKey());
@@ -42,7 +44,7 @@ public final class Quotes {
     PriceBreakdown price = calculator.price(ratePerGpuHour, currency, gpuCount, hours);
     QuoteIds.QuoteId id = ids.issue(Instant.now().plus(config.quoteTtl()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     Quote quote = new Quote(id.value(), offerId, gpuCount, start, hours, new Money(ratePerGpuHour, currency),
-        price.items(), price.total(), id.expiresAt(), cancellationPolicy);
+        price.items(), price.total(), id.expiresAt(), cancellationPolicy, readyGuarantee);
     return map().compose(map -> map.put(id.random(), quote.toJson(), config.quoteTtl().plus(GRACE).toMillis()))
         .map(quote);
   }

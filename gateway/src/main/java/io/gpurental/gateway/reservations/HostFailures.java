@@ -3,7 +3,6 @@ package io.gpurental.gateway.reservations;
 import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
-import io.gpurental.gateway.platform.Money;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlConnection;
@@ -12,7 +11,8 @@ import java.util.List;
 
 /**
  * A host that cannot serve a paid reservation: it fails, its GPUs are released, and the hours not
- * delivered are refunded to the card as a downtime credit without anyone asking.
+ * delivered (from when service stopped to the window's end, every started hour) are refunded to
+ * the card as an itemized downtime credit without anyone asking.
  */
 final class HostFailures {
   private final Vertx vertx;
@@ -27,34 +27,45 @@ final class HostFailures {
     this.instances = instances;
   }
 
-  private record Failed(String accountId, List<String> refunds) {}
+  /** A reservation failed in a transaction: whose it is and the refunds to execute after commit. */
+  record Failed(String id, String accountId, List<String> refunds) {}
 
+  /** The host reported the instance failed: not served from now on, or since it was interrupted. */
   Future<Boolean> failed(String id, String reason) {
-    return repository.pool().withTransaction(tx -> ReservationRepository.lock(tx, id)
-        .compose(found -> {
-          if (found.isEmpty() || !found.get().status().paidAndLive()) {
-            return Future.succeededFuture((Failed) null);
-          }
-          return PaymentViewRepository.amountKept(tx, id).compose(kept -> fail(tx, id, found.get(), kept, reason));
-        }))
-        .compose(failed -> {
-          if (failed == null) {
-            return Future.succeededFuture(false);
-          }
-          CatalogChanges.publish(vertx, "reservation failed");
-          // nothing of a failed instance is wanted on its host any more: the agent cleans it up
-          instances.stop(id);
-          return payments.executeRefunds(failed.refunds())
-              .onComplete(v -> ReservationEvents.publish(vertx, id, failed.accountId(), ReservationStatus.FAILED.id())).map(true);
-        });
+    return repository.pool().withTransaction(tx -> CreditRepository.lock(tx, id).compose(found -> {
+      CreditRepository.Basis basis = found.orElse(null);
+      if (basis == null || !basis.status().paidAndLive()) {
+        return Future.succeededFuture((Failed) null);
+      }
+      Instant since = basis.interruptedSince() != null ? basis.interruptedSince() : Instant.now();
+      return CreditRepository.clearInterruption(tx, id)
+          .compose(v -> fail(tx, id, basis, "host failure: " + reason, since));
+    })).compose(this::announce);
   }
 
-  private Future<Failed> fail(SqlConnection tx, String id, ReservationRepository.Locked row, long kept, String reason) {
-    RefundPolicy.Refund credit = repository.policy().downtimeCreditFor(kept, row.start(), row.end(), Instant.now());
-    String cause = "host failure: " + reason + "; " + credit.unusedHours() + " h not delivered, credited "
-        + Money.format(credit.amount(), row.currency());
-    return ReservationRepository.transition(tx, id, row.status(), ReservationStatus.FAILED, cause, true)
-        .compose(v -> Payments.refundReservation(tx, id, credit.amount(), "downtime_credit"))
-        .map(ids -> new Failed(row.accountId(), ids));
+  /**
+   * Fails the locked, paid and live reservation in {@code tx}: credits every started hour from
+   * {@code since} (or the start, if later) to the end, and releases its GPUs.
+   */
+  Future<Failed> fail(SqlConnection tx, String id, CreditRepository.Basis basis, String cause, Instant since) {
+    Instant from = since.isBefore(basis.start()) ? basis.start() : since;
+    int hours = Credits.startedHours(from, basis.end());
+    return Credits.grant(tx, id, basis, Credits.HOST_FAILED, cause, from, basis.end(), hours)
+        .compose(refunds -> ReservationRepository.transition(tx, id, basis.status(), ReservationStatus.FAILED,
+                cause + "; " + hours + " h not delivered, credited", true)
+            .map(moved -> moved ? new Failed(id, basis.accountId(), refunds) : null));
+  }
+
+  /** After commit: the catalog, the host (nothing of it is wanted any more), the refunds, the renter. */
+  Future<Boolean> announce(Failed failed) {
+    if (failed == null) {
+      return Future.succeededFuture(false);
+    }
+    CatalogChanges.publish(vertx, "reservation failed");
+    instances.stop(failed.id());
+    return payments.executeRefunds(failed.refunds())
+        .onComplete(v -> ReservationEvents.publish(vertx, failed.id(), failed.accountId(),
+            ReservationStatus.FAILED.id()))
+        .map(true);
   }
 }

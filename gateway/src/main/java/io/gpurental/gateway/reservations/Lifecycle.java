@@ -22,6 +22,8 @@ import java.util.Set;
  * pending_payment ──paid──▶ confirmed ──start──▶ provisioning ──ready──▶ running ──end──▶ completed
  *      │  └─hold lapsed─▶ expired ─paid late, GPUs still free─▶ confirmed
  *      └─cancel─▶ cancelled ◀─cancel (refund)─ confirmed / provisioning / running ─host failure─▶ failed
+ * provisioning ─window over, never ready (full refund)─▶ failed
+ * running ─interrupted, not back within the grace (the rest refunded)─▶ failed
  * </pre>
  */
 public final class Lifecycle {

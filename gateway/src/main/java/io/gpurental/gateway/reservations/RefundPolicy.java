@@ -28,23 +28,6 @@ public record RefundPolicy(int feeBps) {
     return new Refund(unusedValue - fee, fee, (int) unused);
   }
 
-  /**
-   * The credit for a window the host could not deliver from {@code now} on: every hour not
-   * delivered, a begun hour included (in the renter's favour), and no fee.
-   */
-  public Refund downtimeCreditFor(long paid, Instant start, Instant end, Instant now) {
-    long totalHours = Duration.between(start, end).toHours();
-    if (paid <= 0 || totalHours <= 0 || !now.isBefore(end)) {
-      return new Refund(0, 0, 0);
-    }
-    if (now.isBefore(start)) {
-      return new Refund(paid, 0, (int) totalHours);
-    }
-    long lostSeconds = Duration.between(now, end).toSeconds();
-    long lostHours = (lostSeconds + 3599) / 3600;
-    return new Refund(Math.multiplyExact(paid, lostHours) / totalHours, 0, (int) lostHours);
-  }
-
   /** The policy in words, as quotes and the UI show it before booking. */
   public String describe() {
     String fee = feeBps % 100 == 0 ? String.valueOf(feeBps / 100) : String.valueOf(feeBps / 100.0);

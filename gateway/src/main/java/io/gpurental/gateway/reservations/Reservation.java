@@ -14,7 +14,7 @@ record Reservation(String id, ReservationStatus status, String accountId, String
     List<Integer> gpuIndexes, Instant start, Instant end, Instant holdExpiresAt, JsonObject price, String currency,
     String paymentMethod, Payment payment, long amountCaptured, List<Refund> refunds, List<Extension> extensions,
     String sshFingerprint, String sshEndpoint, String sshHostKeyFingerprint, String sshKnownHosts, Instant createdAt,
-    List<Event> events) {
+    List<Event> events, List<Credit> credits, Instant interruptedSince, String interruptedReason) {
 
   /** The reservation's own (not an extension's) latest payment. */
   record Payment(String id, String status, String checkoutUrl, String failureMessage) {}
@@ -33,6 +33,10 @@ record Reservation(String id, ReservationStatus status, String accountId, String
       String checkoutUrl) {}
 
   record Event(Instant at, String from, String to, String cause) {}
+
+  /** A credit the reservation earned: what happened between {@code from} and {@code to}, its hours and amount. */
+  record Credit(String id, String kind, String reason, Instant from, Instant to, int hours, Money amount,
+      List<String> refundIds, Instant createdAt) {}
 
   /** Captured minus every refund not failed (pending ones are already promised). */
   long amountKept() {

@@ -34,8 +34,21 @@ final class ReservationJson {
         .put("cancellation", cancellation(r, policy))
         .put("extensions", extensions(r))
         .put("ssh", ssh(r))
+        .put("credits", credits(r))
+        .put("interruption", r.interruptedSince() == null ? null
+            : new JsonObject().put("since", r.interruptedSince().toString()).put("reason", r.interruptedReason()))
         .put("created_at", r.createdAt().toString())
         .put("events", events(r));
+  }
+
+  /** Every credit, itemized: what happened, when, how many hours, how much, and the refunds that paid it. */
+  private static JsonArray credits(Reservation r) {
+    JsonArray credits = new JsonArray();
+    r.credits().forEach(c -> credits.add(new JsonObject().put("id", c.id()).put("kind", c.kind())
+        .put("reason", c.reason()).put("from", c.from().toString()).put("to", c.to().toString())
+        .put("hours", c.hours()).put("amount", c.amount().toJson()).put("refund_ids", new JsonArray(c.refundIds()))
+        .put("created_at", c.createdAt().toString())));
+    return credits;
   }
 
   private static JsonObject payment(Reservation r) {

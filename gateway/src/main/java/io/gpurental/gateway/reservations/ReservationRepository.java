@@ -54,8 +54,10 @@ public final class ReservationRepository {
                          'checkout_url', (SELECT p.checkout_url FROM reservation_payments_view p WHERE p.extension_id = x.id
                                           AND p.status = 'pending' ORDER BY p.created_at DESC LIMIT 1))
                          ORDER BY x.created_at) FROM reservation_extensions x WHERE x.reservation_id = r.id), '[]')
-               AS extensions
-      FROM reservations r""".formatted(Refunds.AS_JSON);
+               AS extensions,
+             coalesce((SELECT json_agg(%s ORDER BY c.created_at, c.id) FROM reservation_credits c
+                       WHERE c.reservation_id = r.id), '[]') AS credits
+      FROM reservations r""".formatted(Refunds.AS_JSON, CreditRepository.AS_JSON);
   private static final String FIND = SELECT + " WHERE r.id = $1 AND ($3 OR r.account_id = $2)";
   private static final String LIST = SELECT + " WHERE ($2 OR r.account_id = $1) AND ($3::text IS NULL OR r.status = $3)"
       + " AND ($4::timestamptz IS NULL OR (r.created_at, r.id) < ($4, $5))"
@@ -75,7 +77,7 @@ public final class ReservationRepository {
       WHERE status = 'confirmed' AND lower(period) <= now() AND upper(period) > now() FOR UPDATE SKIP LOCKED""";
   /** Instances to start: those just provisioning ($1), and those stuck there longer than $2 seconds. */
   private static final String LAUNCHES = """
-      SELECT r.id, r.host_id, r.ssh_public_key, upper(r.period) AS ends_at,
+      SELECT r.id, r.host_id, r.ssh_public_key, upper(r.period) AS ends_at, coalesce(r.due_at, now()) AS due_at,
              array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
       FROM reservations r WHERE r.status = 'provisioning'

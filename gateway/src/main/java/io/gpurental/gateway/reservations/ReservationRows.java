@@ -27,7 +27,15 @@ final class ReservationRows {
         list(row.getValue("extensions"), ReservationRows::extension), row.getString("ssh_fingerprint"),
         row.getString("ssh_endpoint"), row.getString("ssh_host_key_fingerprint"), row.getString("ssh_known_hosts"),
         instant(row.getOffsetDateTime("created_at")),
-        list(row.getValue("events"), ReservationRows::event));
+        list(row.getValue("events"), ReservationRows::event), list(row.getValue("credits"), ReservationRows::credit),
+        instant(row.getOffsetDateTime("interrupted_since")), row.getString("interrupted_reason"));
+  }
+
+  private static Reservation.Credit credit(JsonObject json) {
+    return new Reservation.Credit(json.getString("id"), json.getString("kind"), json.getString("reason"),
+        timestamp(json.getString("from")), timestamp(json.getString("to")), json.getInteger("hours"),
+        new Money(json.getLong("amount"), json.getString("currency")),
+        json.getJsonArray("refund_ids").stream().map(String::valueOf).toList(), timestamp(json.getString("created_at")));
   }
 
   private static Reservation.Refund refund(JsonObject json) {

@@ -2,6 +2,7 @@ package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Credentials;
 import io.gpurental.gateway.config.EventsConfig;
+import io.gpurental.gateway.config.FleetConfig;
 import io.gpurental.gateway.config.ReservationConfig;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
@@ -35,9 +36,15 @@ public final class ReservationsFeature implements Feature {
     return new RefundPolicy(config.cancellationFeeBps()).describe();
   }
 
+  /** The ready guarantee in words, from the configured deadline: every quote states it. */
+  public static String readyGuarantee(FleetConfig config) {
+    return ReadyGuarantee.describe(config.readyDeadline());
+  }
+
+  /** {@code guarantee}: the ready deadline and the failure grace of the ready guarantee. */
   public ReservationsFeature(Vertx vertx, Pool pool, Quotes quotes, QuotesApi quoting, ReservationConfig config,
       int maxHours, Payments payments, Fleet instances, String publicBase, Credentials credentials,
-      EventsConfig events) {
+      EventsConfig events, FleetConfig guarantee) {
     ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
     payments.reportTo(new ReservationPayments(vertx));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
@@ -48,8 +55,10 @@ public final class ReservationsFeature implements Feature {
     this.idempotencyKeys = new IdempotencyKeys(pool);
     this.live = new LiveUpdates(vertx, credentials, events);
     this.sweeper = new HoldSweeper(vertx, repository);
-    this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER,
-        new HostFailures(vertx, repository, payments, instances), payments);
+    HostFailures failures = new HostFailures(vertx, repository, payments, instances);
+    this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER, failures, payments,
+        new ReadyGuarantee(pool, guarantee.readyDeadline(), failures),
+        new Downtime(vertx, repository, guarantee.failureGrace(), failures, payments));
     this.schedulerEvery = config.schedulerInterval();
     instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
   }

@@ -9,6 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlConnection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
@@ -32,20 +33,28 @@ final class Scheduler implements InstanceEvents {
   private final Duration stuckAfter;
   private final HostFailures failures;
   private final Payments payments;
+  private final ReadyGuarantee ready;
+  private final Downtime downtime;
 
   Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
-      HostFailures failures, Payments payments) {
+      HostFailures failures, Payments payments, ReadyGuarantee ready, Downtime downtime) {
     this.vertx = vertx;
     this.repository = repository;
     this.launcher = launcher;
     this.stuckAfter = stuckAfter;
     this.failures = failures;
     this.payments = payments;
+    this.ready = ready;
+    this.downtime = downtime;
   }
 
-  /** One pass: ends the windows that are over, then starts those due (and relaunches the stuck). */
+  /**
+   * One pass: fails what was down too long and what never became ready (both refunded), ends the
+   * windows that are over, then starts those due (and relaunches the stuck).
+   */
   Future<Void> run() {
-    return repository.pool().withTransaction(this::endWindows).compose(ended -> {
+    return downtime.failOverdue().compose(v -> ready.failNeverReady())
+        .compose(v -> repository.pool().withTransaction(this::endWindows)).compose(ended -> {
       ended.windows().forEach(moved -> {
         ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());
         if (moved.from() != ReservationStatus.CONFIRMED) {
@@ -57,7 +66,9 @@ final class Scheduler implements InstanceEvents {
         CatalogChanges.publish(vertx, "reservations completed");
       }
       return repository.pool().withTransaction(tx -> ReservationRepository.moveStartedWindows(tx,
-          ReservationStatus.PROVISIONING, "window started; starting the instance on the host"));
+              ReservationStatus.PROVISIONING, "window started; starting the instance on the host")
+          .compose(moved -> CreditRepository.setDue(tx, moved.stream().map(ReservationRepository.Moved::id)
+              .toArray(String[]::new)).map(moved)));
     }).compose(started -> {
       started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(),
           ReservationStatus.PROVISIONING.id()));
@@ -82,7 +93,7 @@ final class Scheduler implements InstanceEvents {
         .map(rows -> {
           rows.forEach(row -> launcher.start(new Fleet.Launch(row.getString("id"), row.getString("host_id"),
               Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key"),
-              row.getOffsetDateTime("ends_at").toInstant()), this)
+              row.getOffsetDateTime("ends_at").toInstant(), row.getOffsetDateTime("due_at").toInstant()), this)
               .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
           return null;
         });
@@ -93,9 +104,11 @@ final class Scheduler implements InstanceEvents {
     return repository.pool().withTransaction(tx -> ReservationRepository.transition(tx, reservationId,
             ReservationStatus.PROVISIONING, ReservationStatus.RUNNING,
             "instance ready; SSH on " + ssh.host() + ":" + ssh.port(), false)
-        .compose(moved -> !moved ? Future.succeededFuture(false)
+        .compose(moved -> !moved ? Future.succeededFuture((List<String>) null)
             : ReservationRepository.setSshAccess(tx, reservationId, ssh.user() + "@" + ssh.host() + ":" + ssh.port(),
-                ssh.hostKeyFingerprint(), ssh.knownHosts()).map(true)))
+                ssh.hostKeyFingerprint(), ssh.knownHosts()).compose(v -> ready.onRunning(tx, reservationId))))
+        .compose(credited -> credited == null ? Future.succeededFuture(false)
+            : payments.executeRefunds(credited).map(true))
         .onSuccess(moved -> {
           if (moved) {
             repository.accountOf(reservationId).onSuccess(account -> ReservationEvents.publish(vertx, reservationId,
@@ -107,5 +120,15 @@ final class Scheduler implements InstanceEvents {
   @Override
   public Future<Boolean> failed(String reservationId, String reason) {
     return failures.failed(reservationId, reason);
+  }
+
+  @Override
+  public Future<Boolean> interrupted(String reservationId, String reason, Instant since) {
+    return downtime.interrupted(reservationId, reason, since);
+  }
+
+  @Override
+  public Future<Boolean> resumed(String reservationId, Instant at) {
+    return downtime.resumed(reservationId, at);
   }
 }

@@ -55,7 +55,8 @@ class NoHostAgentsTest {
   }
 
   private static Fleet.Launch launch(String id) {
-    return new Fleet.Launch(id, "host_1", List.of(0, 1), "ssh-ed25519 AAAA test", Instant.parse("2026-12-01T10:00:00Z"));
+    return new Fleet.Launch(id, "host_1", List.of(0, 1), "ssh-ed25519 AAAA test", Instant.parse("2026-12-01T10:00:00Z"),
+        Instant.parse("2026-12-01T08:00:00Z"));
   }
 
   private long lines(String reservationId) {

@@ -1,0 +1,54 @@
+package io.gpurental.gateway.catalog;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Time-to-ready as the fleet publishes it (30 days), per host and fleet-wide, for the catalog. */
+final class ReadyTimeRepository {
+  private static final String PER_HOST = """
+      SELECT host_id, samples, p50_seconds, p95_seconds FROM time_to_ready_view WHERE host_id = ANY ($1)""";
+  private static final String FLEET = "SELECT samples, p50_seconds, p95_seconds FROM fleet_time_to_ready_view";
+
+  private final Pool pool;
+
+  ReadyTimeRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** p50/p95 in seconds over {@code samples} instances; hosts without any have none. */
+  record TimeToReady(int p50Seconds, int p95Seconds, int samples) {
+    JsonObject toJson() {
+      return new JsonObject().put("p50_seconds", p50Seconds).put("p95_seconds", p95Seconds).put("samples", samples);
+    }
+
+    /** The API shape: null without samples. */
+    static JsonObject json(Optional<TimeToReady> figure) {
+      return figure.map(TimeToReady::toJson).orElse(null);
+    }
+  }
+
+  Future<Map<String, TimeToReady>> perHost(String[] hostIds) {
+    return pool.preparedQuery(PER_HOST).execute(Tuple.of((Object) hostIds)).map(rows -> {
+      Map<String, TimeToReady> figures = new HashMap<>();
+      rows.forEach(row -> figures.put(row.getString("host_id"), of(row)));
+      return figures;
+    });
+  }
+
+  Future<Optional<TimeToReady>> fleet() {
+    return pool.query(FLEET).execute().map(rows -> {
+      Row row = rows.iterator().next();
+      return row.getInteger("samples") == 0 ? Optional.empty() : Optional.of(of(row));
+    });
+  }
+
+  private static TimeToReady of(Row row) {
+    return new TimeToReady(row.getInteger("p50_seconds"), row.getInteger("p95_seconds"), row.getInteger("samples"));
+  }
+}

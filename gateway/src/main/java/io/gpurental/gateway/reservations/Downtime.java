@@ -1,0 +1,92 @@
+package io.gpurental.gateway.reservations;
+
+import io.gpurental.gateway.payments.Payments;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Downtime credit: a running instance the fleet stopped serving (host offline, GPU faulty) is
+ * interrupted; back within the grace, the lost time is credited (started hours, no fee) and the
+ * reservation continues; not back, it fails and the rest of the window is refunded with the lost
+ * time ({@link HostFailures}).
+ */
+final class Downtime {
+  private final Vertx vertx;
+  private final ReservationRepository repository;
+  private final Pool pool;
+  private final Duration grace;
+  private final HostFailures failures;
+  private final Payments payments;
+
+  Downtime(Vertx vertx, ReservationRepository repository, Duration grace, HostFailures failures, Payments payments) {
+    this.vertx = vertx;
+    this.repository = repository;
+    this.pool = repository.pool();
+    this.grace = grace;
+    this.failures = failures;
+    this.payments = payments;
+  }
+
+  /** Opens the interruption (once; a repeated report keeps the first {@code since}). */
+  Future<Boolean> interrupted(String id, String reason, Instant since) {
+    return pool.withTransaction(tx -> CreditRepository.interrupt(tx, id, since, reason).compose(opened -> !opened
+            ? Future.succeededFuture(false)
+            : ReservationRepository.event(tx, id, ReservationStatus.RUNNING.id(), ReservationStatus.RUNNING.id(),
+                "interrupted: " + reason + " since " + since).map(true)))
+        .onSuccess(opened -> announce(id, opened));
+  }
+
+  /** Closes the interruption at {@code at}: the lost time is credited and the reservation goes on. */
+  Future<Boolean> resumed(String id, Instant at) {
+    return pool.withTransaction(tx -> CreditRepository.lock(tx, id).compose(found -> {
+      CreditRepository.Basis basis = found.orElse(null);
+      if (basis == null || basis.interruptedSince() == null || basis.status() != ReservationStatus.RUNNING) {
+        return Future.succeededFuture((List<String>) null);
+      }
+      Instant since = basis.interruptedSince();
+      String reason = basis.interruptedReason() + " from " + since + " to " + at;
+      return Credits.grant(tx, id, basis, Credits.DOWNTIME, reason, since, at, Credits.startedHours(since, at))
+          .compose(refunds -> CreditRepository.clearInterruption(tx, id).map(refunds));
+    })).compose(refunds -> refunds == null ? Future.succeededFuture(false)
+        : payments.executeRefunds(refunds).onComplete(v -> announce(id, true)).map(true));
+  }
+
+  /** The scheduler's pass: interruptions past the grace (or past the window's end) fail their reservation. */
+  Future<Void> failOverdue() {
+    return CreditRepository.overdueInterruptions(pool, grace).compose(ids -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (String id : ids) {
+        chain = chain.compose(v -> pool.withTransaction(tx -> failIfOverdue(tx, id)))
+            .compose(failures::announce).mapEmpty();
+      }
+      return chain;
+    });
+  }
+
+  private Future<HostFailures.Failed> failIfOverdue(SqlConnection tx, String id) {
+    return CreditRepository.lock(tx, id).compose(found -> {
+      CreditRepository.Basis basis = found.orElse(null);
+      Instant now = Instant.now();
+      if (basis == null || basis.interruptedSince() == null || basis.status() != ReservationStatus.RUNNING
+          || (basis.interruptedSince().plus(grace).isAfter(now) && basis.end().isAfter(now))) {
+        return Future.succeededFuture((HostFailures.Failed) null);
+      }
+      String cause = basis.interruptedReason() + " since " + basis.interruptedSince() + ", not back within "
+          + grace.toMinutes() + " min";
+      return CreditRepository.clearInterruption(tx, id)
+          .compose(v -> failures.fail(tx, id, basis, cause, basis.interruptedSince()));
+    });
+  }
+
+  private void announce(String id, boolean changed) {
+    if (changed) {
+      repository.accountOf(id)
+          .onSuccess(account -> ReservationEvents.publish(vertx, id, account, ReservationStatus.RUNNING.id()));
+    }
+  }
+}

@@ -45,8 +45,8 @@ public final class AccountAdmin {
   public Future<AdminAccount> revokeOperator(String actorId, String accountId) {
     return refuseSelf(actorId, accountId, "revoke your own operator role").compose(v -> get(accountId)).compose(account -> {
       if (account.operatorByConfig()) {
-        throw new Conflict(accountId + " is an operator by config (auth.operator_github_logins or"
-            + " auth.operator_emails), which renews the role at every sign-in: remove it there, or suspend the"
+        throw new Conflict(accountId + " is an operator by config (auth.operators.github_logins or"
+            + " auth.operators.emails), which renews the role at every sign-in: remove it there, or suspend the"
             + " account to stop it now.");
       }
       return accounts.revokeRole(actorId, accountId, Roles.OPERATOR).compose(found -> changed(found, accountId));

@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * The roles config gives an identity: operator for the GitHub logins in
- * {@code auth.operator_github_logins} and the verified emails in {@code auth.operator_emails}.
+ * {@code auth.operators.github_logins} and the verified emails in {@code auth.operators.emails}.
  * Config grants follow config: they are renewed at every sign-in and cannot be revoked through the
  * API (remove the person from config instead, or suspend the account to stop it at once).
  */

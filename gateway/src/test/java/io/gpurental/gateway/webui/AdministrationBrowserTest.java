@@ -70,7 +70,15 @@ class AdministrationBrowserTest extends BrowserTestBase {
     assertEquals(150L, node.sql("SELECT amount FROM refund_requests WHERE reservation_id = '" + reservation + "'")
         .iterator().next().getLong(0));
 
-    browser.driver().findElement(By.cssSelector("a[href='/operator/ledger']")).click();
+    // the reservation's own page (the renter's view; operators may open any) shows it with the reason
+    browser.driver().findElement(By.cssSelector("a[href='/reservations/" + reservation + "']")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".refund-row__note"),
+        "Slow network on the host"));
+    browser.driver().executeScript("arguments[0].scrollIntoView({block: 'center'})",
+        browser.driver().findElement(By.cssSelector(".refund-row__note")));
+    screenshot("admin-refund-on-reservation.png");
+
+    browser.driver().get(node.url("/operator/ledger"));
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#ledger-check[data-ok='true']")));
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("reconciliation")));
     screenshot("admin-ledger.png");

@@ -106,7 +106,7 @@ class AccountAdministrationTest {
     String bossId = signedIn("boss").me(node).getString("id");
     JsonObject boss = list("/api/v1/operator/accounts?q=" + bossId).getJsonArray("data").getJsonObject(0);
     assertTrue(boss.getJsonObject("operator").getBoolean("by_config"), boss.encode());
-    assertProblem(409, "auth.operator_github_logins", operator.write("DELETE",
+    assertProblem(409, "auth.operators.github_logins", operator.write("DELETE",
         node.url("/api/v1/operator/accounts/" + bossId + "/roles/operator"), null));
     assertTrue(signedIn("boss").me(node).getJsonArray("roles").contains("operator"));
     assertProblem(404, "acc_nobody", operator.write("POST", node.url("/api/v1/operator/accounts/acc_nobody/suspension"),

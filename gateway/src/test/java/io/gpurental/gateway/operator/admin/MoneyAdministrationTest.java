@@ -162,6 +162,39 @@ class MoneyAdministrationTest {
     assertTrue(operator.json("/api/v1/operator/ledger/check").getJsonObject("ledger").getBoolean("ok"));
   }
 
+  @Test
+  void aReconciliationThatCannotApplyAnEventShowsAsTheLastFailureUntilItRecovers() {
+    ApiClient.webhooks(node, "drop"); // only the reconciler applies events here
+    try {
+      JsonObject held = sam.reserve("off_nyc_h100_01", 1, LATER.plus(300, ChronoUnit.HOURS), 1, "checkout");
+      String payment = held.getJsonObject("payment").getString("id");
+      node.sql("CREATE FUNCTION refuse_admin_payment() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+          + " RAISE EXCEPTION 'injected failure'; END $$");
+      try {
+        node.sql("CREATE TRIGGER refuse_admin_payment BEFORE UPDATE ON payments FOR EACH ROW WHEN (OLD.id = '"
+            + payment + "') EXECUTE FUNCTION refuse_admin_payment()");
+        sam.payByCheckout(held, "4242424242424242");
+        JsonObject failing = Eventually.eventually("a run failed to apply the event",
+            () -> operator.json("/api/v1/operator/ledger/check").getJsonObject("reconciliation"),
+            status -> !status.getBoolean("ok") && status.getValue("last_failure") != null);
+        JsonObject failure = failing.getJsonObject("last_failure");
+        assertTrue(failure.getInteger("events_failed") >= 1, failing.encode());
+        assertFalse(failure.getBoolean("ok"));
+      } finally {
+        node.sql("DROP TRIGGER IF EXISTS refuse_admin_payment ON payments");
+        node.sql("DROP FUNCTION refuse_admin_payment()");
+      }
+      sam.awaitStatus(held.getString("id"), "confirmed");
+      JsonObject recovered = Eventually.eventually("the next run is clean",
+          () -> operator.json("/api/v1/operator/ledger/check").getJsonObject("reconciliation"),
+          status -> status.getBoolean("ok"));
+      assertNotNull(recovered.getJsonObject("last_failure"), "the last failure is still named");
+      assertTrue(recovered.getLong("events_applied_last_24h") >= 1, recovered.encode());
+    } finally {
+      ApiClient.webhooks(node, "normal");
+    }
+  }
+
   private static java.util.List<String> ids(JsonArray reservations) {
     return reservations.stream().map(r -> ((JsonObject) r).getString("id")).toList();
   }

@@ -1,5 +1,5 @@
 /** Operator console → Accounts: search, grant or revoke operator, suspend or lift a suspension (each confirmed). */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format';
 import { LoadMore } from '../../../load-more';
 import { errorText } from '../../../offers';
@@ -203,6 +203,11 @@ function Confirm({ pending, me, name, onCancel, onDone }: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = pending.account.id;
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // keyboard and screen-reader users land on the question they must answer
+    form.current?.querySelector<HTMLElement>('textarea, button[type="submit"]')?.focus();
+  }, [pending.action, id]);
   const run = async () => {
     setBusy(true);
     setError(null);
@@ -224,6 +229,7 @@ function Confirm({ pending, me, name, onCancel, onDone }: {
   };
   return (
     <form
+      ref={form}
       id={`confirm-${pending.action}-${id}`}
       class="admin-confirm"
       aria-label={`Confirm: ${pending.action}`}

@@ -1,5 +1,5 @@
 /** A manual refund or credit of one reservation: amount (at most what is left), kind and the reason the renter sees. */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { currencyFractionDigits, formatMoney } from '../../../format';
 import { useIdempotentSubmit } from '../../../idempotent-submit';
 import { errorText } from '../../../offers';
@@ -22,6 +22,8 @@ export function RefundForm({ me, reservation, onCancel, onDone }: {
   const minor = Math.round(Number(amount) * 10 ** digits);
   const valid = amount !== '' && Number.isFinite(minor) && minor > 0 && minor <= left && reason.trim().length >= 3;
   const id = reservation.id;
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
   const body = { amount: minor, currency, kind, reason: reason.trim() };
   return (
     <form
@@ -46,7 +48,7 @@ export function RefundForm({ me, reservation, onCancel, onDone }: {
       <div class="field-row">
         <div class="field">
           <label for={`refund-amount-${id}`}>Amount ({currency.toUpperCase()})</label>
-          <input id={`refund-amount-${id}`} type="number" inputMode="decimal" required min={1 / 10 ** digits}
+          <input ref={first} id={`refund-amount-${id}`} type="number" inputMode="decimal" required min={1 / 10 ** digits}
             max={left / 10 ** digits} step={1 / 10 ** digits} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
         </div>
         <fieldset class="field">

@@ -22,7 +22,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The operator console's administration in Chromium: an operator finds a renter on the Accounts
  * page and suspends them with a reason (confirmed), after which the renter's session is refused;
- * the Reservations page offers a refund form, and the Ledger page shows the check.
+ * the Reservations page offers a refund form, and the Ledger page shows the check; the suspended
+ * renter's sign-in is refused with the reason.
  */
 class AdministrationBrowserTest extends BrowserTestBase {
   @Test
@@ -82,6 +83,18 @@ class AdministrationBrowserTest extends BrowserTestBase {
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#ledger-check[data-ok='true']")));
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("reconciliation")));
     screenshot("admin-ledger.png");
+
+    // the suspended renter trying to sign in is told why, not signed in
+    browser.driver().findElement(By.id("signout")).click();
+    wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("signout")));
+    browser.driver().get(node.url("/signin"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("signin-github"))).click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login"))).sendKeys("tess");
+    browser.driver().findElement(By.cssSelector("button[name='decision'][value='approve']")).click();
+    WebElement refused = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-error")));
+    assertTrue(refused.getText().contains("suspended") && refused.getText().contains("Payment dispute under review"),
+        refused.getText());
+    screenshot("admin-signin-suspended.png");
     assertEquals(List.of(), browser.consoleErrors());
   }
 

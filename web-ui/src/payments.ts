@@ -19,6 +19,10 @@ export interface Refund {
   reason: RefundReason | string;
   status: RefundStatus | string;
   created_at: string;
+  /** A credit is goodwill an operator gave; a refund gives back what was not delivered. */
+  kind?: 'refund' | 'credit' | string;
+  /** The operator's reason, for manual refunds and credits. */
+  note?: string | null;
 }
 
 /** What a payment paid for. The contract only says "itemized price"; read defensively. */

@@ -43,7 +43,8 @@ export function RefundsTable({ id, refunds, caption, emptyText }: RefundsTablePr
               </td>
               <td class="num refund-row__amount">{money(refund.amount)}</td>
               <td class="refund-row__reason" data-reason={refund.reason}>
-                {refundReasonLabel(refund.reason)}
+                {refund.kind === 'credit' ? 'Credit' : refundReasonLabel(refund.reason)}
+                {refund.note && <span class="refund-row__note">“{refund.note}”</span>}
               </td>
               <td class="refund-row__status">{refundStatusLabel(refund.status)}</td>
             </tr>

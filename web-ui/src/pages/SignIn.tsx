@@ -30,6 +30,10 @@ export function signInErrorMessage(params: URLSearchParams): string | null {
       return `This ${provider} identity already belongs to another account.`;
     case 'provider_already_linked':
       return `Your account already has a ${provider} sign-in linked; an account links one per provider.`;
+    case 'account_suspended': {
+      const reason = params.get('reason');
+      return `This account is suspended${reason ? ` (${reason})` : ''}: signing in is refused until an operator lifts the suspension.`;
+    }
     case 'rate_limited':
       return 'Too many sign-in attempts; wait a minute.';
     default:

@@ -6,6 +6,9 @@
 import type { ComponentChildren } from 'preact';
 import type { Me } from '../../session';
 import { HostsPage } from './HostsPage';
+import { AccountsPage } from './admin/AccountsPage';
+import { LedgerPage } from './admin/LedgerPage';
+import { ReservationsAdminPage } from './admin/ReservationsPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -16,6 +19,9 @@ export interface OperatorSection {
 
 export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'hosts', label: 'Hosts', render: (me) => <HostsPage me={me} /> },
+  { slug: 'accounts', label: 'Accounts', render: (me) => <AccountsPage me={me} /> },
+  { slug: 'reservations', label: 'Reservations', render: (me) => <ReservationsAdminPage me={me} /> },
+  { slug: 'ledger', label: 'Ledger', render: () => <LedgerPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

@@ -10,10 +10,12 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 final class AccountApi {
   private final Vertx vertx;
   private final AccountRepository accounts;
+  private final AccountAdmin admin;
 
-  AccountApi(Vertx vertx, AccountRepository accounts) {
+  AccountApi(Vertx vertx, AccountRepository accounts, AccountAdmin admin) {
     this.vertx = vertx;
     this.accounts = accounts;
+    this.admin = admin;
   }
 
   void bind(RouterBuilder api) {
@@ -43,6 +45,11 @@ final class AccountApi {
     Principal caller = Principal.required(ctx);
     String accountId = ctx.pathParam("account_id");
     String role = ctx.pathParam("role");
+    if (Roles.OPERATOR.equals(role)) { // the same rules as /operator/accounts/{id}/roles/operator
+      (grant ? admin.grantOperator(caller.accountId(), accountId) : admin.revokeOperator(caller.accountId(), accountId))
+          .onSuccess(account -> ctx.response().setStatusCode(204).end()).onFailure(ctx::fail);
+      return;
+    }
     (grant ? accounts.grantRole(caller.accountId(), accountId, role)
         : accounts.revokeRole(caller.accountId(), accountId, role))
         .onSuccess(found -> {

@@ -40,6 +40,10 @@ public final class AccountRepository {
   private static final String ALL_IDENTITIES =
       "SELECT provider, subject, login, email, email_verified FROM identities WHERE account_id = $1";
   private static final String ROLES = "SELECT role FROM account_roles WHERE account_id = $1";
+  private static final String ACCESS = """
+      SELECT a.suspended_at, a.suspension_reason, a.suspended_by,
+             array(SELECT r.role FROM account_roles r WHERE r.account_id = a.id) AS roles
+      FROM accounts a WHERE a.id = $1""";
   private static final String ACCOUNT = "SELECT id, display_name, primary_email, created_at FROM accounts WHERE id = $1";
   private static final String ACCOUNT_WITH_IDENTITIES = """
       SELECT a.id, a.display_name, a.primary_email, a.created_at,
@@ -112,6 +116,29 @@ public final class AccountRepository {
           return tx.preparedQuery(DROP_STALE_CONFIG_ROLES).execute(params)
               .compose(v -> grant(tx, accountId, roles, "config"));
         }));
+  }
+
+  /** What an account may do now: its granted roles, and its suspension if it has one. */
+  public record Access(Set<String> roles, Optional<Suspension> suspension) {
+    static final Access NONE = new Access(Set.of(), Optional.empty());
+  }
+
+  /** The account's roles and suspension in one query (an account that no longer exists has no roles). */
+  public Future<Access> access(String accountId) {
+    return pool.preparedQuery(ACCESS).execute(Tuple.of(accountId)).map(rows -> {
+      if (rows.size() == 0) {
+        return Access.NONE;
+      }
+      Row row = rows.iterator().next();
+      return new Access(Set.of(row.getArrayOfStrings("roles")), suspension(row));
+    });
+  }
+
+  /** The suspension in a row with {@code suspended_at}, {@code suspension_reason}, {@code suspended_by}. */
+  static Optional<Suspension> suspension(Row row) {
+    return row.getOffsetDateTime("suspended_at") == null ? Optional.empty()
+        : Optional.of(new Suspension(row.getOffsetDateTime("suspended_at"), row.getString("suspension_reason"),
+            row.getString("suspended_by")));
   }
 
   public Future<Set<String>> grantedRoles(String accountId) {

@@ -30,6 +30,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final TokensApi tokensApi;
   private final ApiContract contract;
   private final Credentials credentials;
+  private final AccountAdmin accountAdmin;
 
   public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter,
       HostCredentials hosts) {
@@ -41,20 +42,26 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     Map<String, IdentityProvider> providers = new LinkedHashMap<>();
     config.auth().github().ifPresent(github -> providers.put("github", new GithubProvider(vertx, github, web)));
     config.auth().google().ifPresent(google -> providers.put("google", new GoogleProvider(vertx, google)));
-    this.signIn = new SignInRoutes(providers, sessions, new AccountLinker(accounts, config.auth()), csrf, limiter,
+    this.signIn = new SignInRoutes(providers, sessions, new AccountLinker(accounts, new ConfigRoles(config.auth())), csrf, limiter,
         config.rateLimits(), config.http().publicUrl());
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits(),
         hosts);
-    this.accountApi = new AccountApi(vertx, accounts);
     this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits(),
         account -> CredentialEvents.changed(vertx, account));
     this.credentials = new Credentials(sessions, tokens, accounts);
+    this.accountAdmin = new AccountAdmin(vertx, pool, accounts, new ConfigRoles(config.auth()));
+    this.accountApi = new AccountApi(vertx, accounts, accountAdmin);
     this.contract = contract;
   }
 
   /** The check that long-lived requests (event streams) repeat while they are open. */
   public Credentials credentials() {
     return credentials;
+  }
+
+  /** The operator's administration of accounts: search, operator role, suspension. */
+  public AccountAdmin accountAdmin() {
+    return accountAdmin;
   }
 
   /**

@@ -85,8 +85,11 @@ public final class Authenticator implements Handler<RoutingContext> {
     if (Csrf.changesState(ctx.request().method())) {
       csrf.check(ctx);
     }
-    return accounts.grantedRoles(account.get()).map(granted -> {
-      Set<String> roles = Roles.withRenter(granted);
+    return accounts.access(account.get()).map(access -> {
+      if (access.suspension().isPresent()) {
+        throw access.suspension().get().refusal();
+      }
+      Set<String> roles = Roles.withRenter(access.roles());
       return Optional.of(new Principal(account.get(), roles, Scope.allowedFor(roles), Principal.Method.SESSION,
           Optional.empty()));
     });
@@ -112,6 +115,9 @@ public final class Authenticator implements Handler<RoutingContext> {
         throw new Unauthorized("The token is unknown, expired or revoked.");
       }
       TokenRepository.TokenOwner token = owner.get();
+      if (token.suspension().isPresent()) {
+        throw token.suspension().get().refusal();
+      }
       Set<String> roles = Roles.withRenter(token.roles());
       Set<Scope> scopes = EnumSet.noneOf(Scope.class);
       token.scopes().forEach(id -> Scope.fromId(id).ifPresent(scopes::add));

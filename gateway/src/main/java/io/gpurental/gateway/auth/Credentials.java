@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * Whether what a long-lived request authenticated with still holds: the token unrevoked and
- * unexpired, or the session still signed in; and the account still has every role it had then.
+ * unexpired, or the session still signed in; the account not suspended, and still with every role it
+ * had then.
  * For streams that outlive the request check done by {@link Authenticator}.
  */
 public final class Credentials {
@@ -34,7 +35,8 @@ public final class Credentials {
     Future<Boolean> live = principal.tokenId().isPresent() ? tokens.isLive(principal.tokenId().get())
         : sessions.signedIn(credential.sessionId(), principal.accountId());
     return live.compose(ok -> !ok ? Future.succeededFuture(false)
-        : accounts.grantedRoles(principal.accountId()).map(granted -> hasAll(granted, principal.roles())));
+        : accounts.access(principal.accountId())
+            .map(access -> access.suspension().isEmpty() && hasAll(access.roles(), principal.roles())));
   }
 
   private static boolean hasAll(Set<String> granted, Set<String> had) {

@@ -26,10 +26,14 @@ final class Ledger {
         new Entry("liability:tax", -parts.tax())));
   }
 
-  /** Money given back to the card, by the Stripe refund that moved it. */
-  static Future<Void> recordRefund(SqlConnection tx, String stripeRefundId, long amount, String currency) {
+  /**
+   * Money given back to the card, by the Stripe refund that moved it: a credit (goodwill an
+   * operator gave) is kept apart from refunds of what was not delivered.
+   */
+  static Future<Void> recordRefund(SqlConnection tx, String stripeRefundId, long amount, String currency,
+      boolean credit) {
     return LedgerRepository.record(tx, "refund", stripeRefundId, currency, List.of(
-        new Entry("contra_revenue:refunds", amount),
+        new Entry(credit ? "contra_revenue:credits" : "contra_revenue:refunds", amount),
         new Entry("asset:stripe_clearing", -amount)));
   }
 }

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.payments;
 
 import io.gpurental.gateway.payments.PaymentRepository.PaymentToCharge;
+import io.gpurental.gateway.platform.Money;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -20,6 +21,7 @@ public final class Payments {
   private final PaymentEvents events;
   private final PaymentRecords records;
   private final RegisteredOutcomes outcomes;
+  private final ManualRefunds manual;
 
   Payments(Pool pool, StripeGateway stripe, SavedCards cards, Refunds refunds, PaymentEvents events,
       PaymentRecords records, RegisteredOutcomes outcomes) {
@@ -30,6 +32,7 @@ public final class Payments {
     this.events = events;
     this.records = records;
     this.outcomes = outcomes;
+    this.manual = new ManualRefunds(pool, refunds);
   }
 
   /** Where payments report what they did to what they paid for (reservations registers at boot). */
@@ -192,4 +195,39 @@ public final class Payments {
   public Future<Void> executeRefunds(List<String> ids) {
     return refunds.executeAll(ids);
   }
+
+  /**
+   * An operator's refund or credit ({@code kind}) of {@code amount} of what the reservation paid,
+   * with the reason ({@code note}) the renter sees; a retry with the same operator and key answers
+   * the same request.
+   */
+  public record ManualRefund(String reservationId, String kind, long amount, String currency, String note,
+      String actorId, String idempotencyKey) {}
+
+  /** A manual refund or credit as stored, with its refunds (API form) and their current status. */
+  public record RefundRequest(String id, String reservationId, String kind, Money amount, String note,
+      String requestedBy, java.time.Instant createdAt, List<JsonObject> refunds) {}
+
+  /**
+   * Decides and executes a manual refund or credit: 409 when it exceeds what was paid and not yet
+   * refunded, 422 when the key was used for a different request.
+   */
+  public Future<RefundRequest> refundManually(ManualRefund request) {
+    return manual.request(request);
+  }
+
+  /** One reconciliation run: when, what it did, and the error that ended it (null when it finished). */
+  public record ReconcilerRun(java.time.Instant startedAt, java.time.Instant finishedAt, Counts counts,
+      String error) {
+    /** Pending refunds retried; missed Stripe events found, applied, and failed (retried next run). */
+    public record Counts(int refundsRetried, int eventsMissed, int eventsApplied, int eventsFailed) {}
+
+    public boolean failed() {
+      return error != null || counts.eventsFailed() > 0;
+    }
+  }
+
+  /** How reconciliation goes: its interval, the last run, the last failed one, and the last 24 hours. */
+  public record ReconciliationStatus(java.time.Duration interval, java.util.Optional<ReconcilerRun> lastRun,
+      java.util.Optional<ReconcilerRun> lastFailure, long runsLastDay, long eventsAppliedLastDay) {}
 }

@@ -23,8 +23,10 @@ public final class PaymentsFeature implements Feature {
   private final Payments payments;
   private final StripeEventRetention eventRetention;
   private final Duration reconcileEvery;
+  private final Pool pool;
 
   public PaymentsFeature(Vertx vertx, Pool pool, StripeConfig config, String publicBase, MeterRegistry metrics) {
+    this.pool = pool;
     StripeGateway stripe = new StripeGateway(vertx, pool, config);
     Refunds refunds = new Refunds(pool, stripe);
     RegisteredOutcomes outcomes = new RegisteredOutcomes();
@@ -58,6 +60,11 @@ public final class PaymentsFeature implements Feature {
    */
   public Future<Integer> pruneStripeEvents() {
     return eventRetention.prune();
+  }
+
+  /** The ledger check and the reconciler's status, for the operator. */
+  public PaymentsOversight oversight() {
+    return new PaymentsOversight(pool, reconciler, reconcileEvery);
   }
 
   /** Schedules this feature's cluster jobs: the reconciler. */

@@ -42,12 +42,46 @@ final class Reconciler {
         .register(metrics);
   }
 
-  /** One reconciliation: pending refunds first, then the missed events. */
-  Future<Void> run() {
-    return refunds.pending().compose(refunds::executeAll).compose(v -> missedEvents());
+  /** What one run did so far (a run's futures follow each other, so plain fields do). */
+  private static final class Tally {
+    int refunds;
+    int missed;
+    int applied;
+    int failed;
+
+    Payments.ReconcilerRun.Counts counts() {
+      return new Payments.ReconcilerRun.Counts(refunds, missed, applied, failed);
+    }
   }
 
-  private Future<Void> missedEvents() {
+  /**
+   * One reconciliation: pending refunds first, then the missed events; the run is recorded (what
+   * it did, or the error that ended it) for the operator's reconciliation status.
+   */
+  Future<Void> run() {
+    Instant started = Instant.now();
+    Tally tally = new Tally();
+    return refunds.pending()
+        .compose(ids -> {
+          tally.refunds = ids.size();
+          return refunds.executeAll(ids);
+        })
+        .compose(v -> missedEvents(tally))
+        .transform(done -> ReconcilerRunRepository.record(pool, started, tally.counts(),
+                done.failed() ? String.valueOf(done.cause().getMessage()) : null)
+            .recover(failure -> {
+              LOG.warn("Could not record the reconciliation run: {}", failure.getMessage());
+              return Future.succeededFuture();
+            })
+            .compose(v -> done.failed() ? Future.<Void>failedFuture(done.cause()) : Future.<Void>succeededFuture()));
+  }
+
+  /** The status every node reports from the recorded runs. */
+  Future<Payments.ReconciliationStatus> status(Duration interval) {
+    return ReconcilerRunRepository.status(pool, interval);
+  }
+
+  private Future<Void> missedEvents(Tally tally) {
     return stripe.eventsSince(Instant.now().minus(lookback), MAX_EVENTS).compose(recent -> {
       List<Event> handled = recent.stream().filter(e -> PaymentEvents.HANDLED.contains(e.getType())).toList();
       if (handled.isEmpty()) {
@@ -58,9 +92,10 @@ final class Reconciler {
             // oldest first, as they happened
             List<Event> missed = new ArrayList<>(handled.stream().filter(e -> !seen.contains(e.getId())).toList());
             Collections.reverse(missed);
+            tally.missed = missed.size();
             Future<Void> inOrder = Future.succeededFuture();
             for (Event event : missed) {
-              inOrder = inOrder.compose(v -> applyAlone(event));
+              inOrder = inOrder.compose(v -> applyAlone(event, tally));
             }
             return inOrder;
           });
@@ -71,15 +106,17 @@ final class Reconciler {
    * Applies one missed event; a failure is logged and counted and never stops the events after it
    * (the event stays unrecorded, so the next run tries it again).
    */
-  private Future<Void> applyAlone(Event event) {
+  private Future<Void> applyAlone(Event event, Tally tally) {
     return Future.succeededFuture().compose(v -> events.apply(event))
         .<Void>map(applied -> {
           if (applied) {
+            tally.applied++;
             LOG.warn("Applied Stripe event {} ({}) that no webhook delivered", event.getId(), event.getType());
           }
           return null;
         })
         .recover(failure -> {
+          tally.failed++;
           failures.increment();
           LOG.error("Could not apply the missed Stripe event {} ({}); the next run retries it: {}", event.getId(),
               event.getType(), failure.getMessage());

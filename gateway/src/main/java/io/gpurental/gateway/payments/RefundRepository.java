@@ -15,7 +15,7 @@ import java.util.Optional;
 final class RefundRepository {
   /** Refund row {@code f} as JSON, as {@link Refunds#toApi} reads it back. */
   static final String AS_JSON = "json_build_object('id', f.id, 'amount', f.amount, 'currency', f.currency,"
-      + " 'reason', f.reason, 'status', f.status, 'created_at', f.created_at)";
+      + " 'reason', f.reason, 'status', f.status, 'created_at', f.created_at, 'kind', f.kind, 'note', f.note)";
   /** The reservation's paid payments, newest first, locked, with what each can still give back. */
   private static final String REFUNDABLE = """
       SELECT p.id, p.currency, p.amount - coalesce((SELECT sum(f.amount) FROM refunds f
@@ -34,7 +34,7 @@ final class RefundRepository {
       JOIN payments p ON p.id = f.payment_id WHERE f.id = $1""";
   private static final String MARK_SUCCEEDED = """
       UPDATE refunds SET status = 'succeeded', stripe_refund_id = $2, updated_at = now()
-      WHERE id = $1 AND status = 'pending' RETURNING payment_id, amount, currency""";
+      WHERE id = $1 AND status = 'pending' RETURNING payment_id, amount, currency, kind""";
   private static final String TAKE_OFF_PAYMENT = """
       UPDATE payments SET amount_refunded = amount_refunded + $2, updated_at = now(),
         status = CASE WHEN amount_refunded + $2 = amount THEN 'refunded' ELSE status END WHERE id = $1""";
@@ -57,7 +57,7 @@ final class RefundRepository {
   record RefundToExecute(long amount, String status, String paymentIntentId) {}
 
   /** A refund that has just become succeeded. */
-  record SucceededRefund(String paymentId, long amount, String currency) {}
+  record SucceededRefund(String paymentId, long amount, String currency, String kind) {}
 
   /** The reservation's paid payments, locked {@code FOR UPDATE} in the caller's transaction. */
   static Future<List<RefundablePayment>> refundablePayments(SqlClient tx, String reservationId) {
@@ -96,7 +96,7 @@ final class RefundRepository {
       }
       Row row = rows.iterator().next();
       return Optional.of(new SucceededRefund(row.getString("payment_id"), row.getLong("amount"),
-          row.getString("currency")));
+          row.getString("currency"), row.getString("kind")));
     });
   }
 

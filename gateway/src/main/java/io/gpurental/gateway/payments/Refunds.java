@@ -37,7 +37,8 @@ public final class Refunds {
   public static JsonObject toApi(JsonObject stored) {
     return toApi(stored.getString("id"), new Money(stored.getLong("amount"), stored.getString("currency")),
         stored.getString("reason"), stored.getString("status"),
-        OffsetDateTime.parse(stored.getString("created_at")).toInstant());
+        OffsetDateTime.parse(stored.getString("created_at")).toInstant())
+        .put("kind", stored.getString("kind", "refund")).put("note", stored.getString("note"));
   }
 
   /** A refund as the API shows it: the one shape, for the payments list and the reservation alike. */
@@ -116,7 +117,8 @@ public final class Refunds {
           }
           SucceededRefund refund = succeeded.get();
           return RefundRepository.takeOffPayment(tx, refund.paymentId(), refund.amount())
-              .compose(v -> Ledger.recordRefund(tx, stripeRefundId, refund.amount(), refund.currency()));
+              .compose(v -> Ledger.recordRefund(tx, stripeRefundId, refund.amount(), refund.currency(),
+                  "credit".equals(refund.kind())));
         });
   }
 

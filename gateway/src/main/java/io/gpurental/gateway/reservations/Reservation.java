@@ -19,7 +19,8 @@ record Reservation(String id, ReservationStatus status, String accountId, String
   /** The reservation's own (not an extension's) latest payment. */
   record Payment(String id, String status, String checkoutUrl, String failureMessage) {}
 
-  record Refund(String id, Money amount, String reason, String status, Instant createdAt) {
+  /** A refund of the reservation; {@code kind} refund or credit, {@code note} an operator's words (may be null). */
+  record Refund(String id, Money amount, String reason, String status, Instant createdAt, String kind, String note) {
     boolean succeeded() {
       return "succeeded".equals(status);
     }

@@ -61,7 +61,7 @@ final class ReservationJson {
     }
     JsonArray refunds = new JsonArray();
     r.refunds().forEach(refund -> refunds.add(Refunds.toApi(refund.id(), refund.amount(), refund.reason(),
-        refund.status(), refund.createdAt())));
+        refund.status(), refund.createdAt()).put("kind", refund.kind()).put("note", refund.note())));
     return payment.put("amount_paid", new Money(r.amountCaptured(), r.currency()).toJson())
         .put("amount_refunded", new Money(r.amountRefunded(), r.currency()).toJson()).put("refunds", refunds);
   }

@@ -40,7 +40,8 @@ final class ReservationRows {
 
   private static Reservation.Refund refund(JsonObject json) {
     return new Reservation.Refund(json.getString("id"), new Money(json.getLong("amount"), json.getString("currency")),
-        json.getString("reason"), json.getString("status"), timestamp(json.getString("created_at")));
+        json.getString("reason"), json.getString("status"), timestamp(json.getString("created_at")),
+        json.getString("kind", "refund"), json.getString("note"));
   }
 
   private static Reservation.Extension extension(JsonObject json) {

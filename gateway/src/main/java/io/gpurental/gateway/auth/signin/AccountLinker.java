@@ -1,28 +1,27 @@
 package io.gpurental.gateway.auth.signin;
 
 import io.gpurental.gateway.auth.AccountRepository;
-import io.gpurental.gateway.auth.Roles;
-import io.gpurental.gateway.config.AuthConfig;
+import io.gpurental.gateway.auth.ConfigRoles;
 import io.vertx.core.Future;
 import io.vertx.pgclient.PgException;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Decides which account an identity signs in to: its own account when known; when signed in,
  * the current account (linking it); otherwise a new account, unless another account already
- * holds the same verified email (then the person is told how to link instead).
+ * holds the same verified email (then the person is told how to link instead). A suspended
+ * account is not signed in to.
  */
 public final class AccountLinker {
   /** The unique key (account_id, provider) of V2__accounts_and_tokens.sql. */
   private static final String ONE_PER_PROVIDER = "identities_account_id_provider_key";
   private final AccountRepository accounts;
-  private final AuthConfig auth;
+  private final ConfigRoles config;
 
-  public AccountLinker(AccountRepository accounts, AuthConfig auth) {
+  public AccountLinker(AccountRepository accounts, ConfigRoles config) {
     this.accounts = accounts;
-    this.auth = auth;
+    this.config = config;
   }
 
   public Future<SignInOutcome> signIn(ExternalIdentity identity, Optional<String> signedInAccount) {
@@ -31,7 +30,19 @@ public final class AccountLinker {
     return decide(identity, signedInAccount).recover(failure -> isUniqueViolation(failure)
         ? decide(identity, signedInAccount).recover(again -> isUniqueViolation(again)
             ? Future.succeededFuture(new SignInOutcome.IdentityInUse()) : Future.failedFuture(again))
-        : Future.failedFuture(failure));
+        : Future.failedFuture(failure))
+        .compose(this::unlessSuspended);
+  }
+
+  private Future<SignInOutcome> unlessSuspended(SignInOutcome outcome) {
+    String accountId = outcome instanceof SignInOutcome.SignedIn signedIn ? signedIn.accountId()
+        : outcome instanceof SignInOutcome.Linked linked ? linked.accountId() : null;
+    if (accountId == null) {
+      return Future.succeededFuture(outcome);
+    }
+    return accounts.access(accountId).map(access -> access.suspension()
+        .<SignInOutcome>map(suspension -> new SignInOutcome.Suspended(suspension.reason()))
+        .orElse(outcome));
   }
 
   private static boolean isUniqueViolation(Throwable failure) {
@@ -70,11 +81,6 @@ public final class AccountLinker {
   }
 
   private Set<String> configRoles(ExternalIdentity identity) {
-    boolean byLogin = "github".equals(identity.provider()) && identity.login() != null
-        && auth.operatorGithubLogins().stream().anyMatch(login -> login.equalsIgnoreCase(identity.login()));
-    String email = identity.verifiedEmail();
-    boolean byEmail = email != null && auth.operatorEmails().stream()
-        .anyMatch(e -> e.toLowerCase(Locale.ROOT).equals(email.toLowerCase(Locale.ROOT)));
-    return byLogin || byEmail ? Set.of(Roles.OPERATOR) : Set.of();
+    return config.of(identity);
   }
 }

@@ -16,4 +16,7 @@ public sealed interface SignInOutcome {
 
   /** The signed-in account already links another identity of this provider. */
   record ProviderAlreadyLinked() implements SignInOutcome {}
+
+  /** The account is suspended by an operator: no session is made. */
+  record Suspended(String reason) implements SignInOutcome {}
 }

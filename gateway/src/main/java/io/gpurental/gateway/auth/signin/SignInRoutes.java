@@ -122,6 +122,8 @@ public final class SignInRoutes {
     } else if (outcome instanceof SignInOutcome.EmailInUse inUse) {
       failSignIn(ctx, "email_in_use", Map.of("provider", provider.name(), "email", inUse.email(),
           "existing", inUse.existingProvider()));
+    } else if (outcome instanceof SignInOutcome.Suspended suspended) {
+      failSignIn(ctx, "account_suspended", Map.of("provider", provider.name(), "reason", suspended.reason()));
     } else if (outcome instanceof SignInOutcome.ProviderAlreadyLinked) {
       failSignIn(ctx, "provider_already_linked", Map.of("provider", provider.name()));
     } else {

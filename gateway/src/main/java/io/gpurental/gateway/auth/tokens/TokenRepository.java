@@ -1,5 +1,6 @@
 package io.gpurental.gateway.auth.tokens;
 
+import io.gpurental.gateway.auth.Suspension;
 import io.gpurental.gateway.platform.Page;
 import io.gpurental.gateway.platform.audit.AuditLog;
 import io.vertx.core.Future;
@@ -31,8 +32,9 @@ public final class TokenRepository {
   private static final String AUTHENTICATE = """
       SELECT t.id, t.account_id, t.scopes,
              (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS touch_due,
-             array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles
-      FROM api_tokens t
+             array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles,
+             a.suspended_at, a.suspension_reason, a.suspended_by
+      FROM api_tokens t JOIN accounts a ON a.id = t.account_id
       WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())""";
   private static final String IS_LIVE = """
       SELECT 1 FROM api_tokens WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())""";
@@ -49,10 +51,10 @@ public final class TokenRepository {
 
   /**
    * A live token's owner, scopes and the owner's granted roles; {@code touchDue} when its
-   * last-used time is due for an update.
+   * last-used time is due for an update; the account's suspension, if it has one.
    */
   public record TokenOwner(String tokenId, String accountId, List<String> scopes, Set<String> roles,
-      boolean touchDue) {}
+      boolean touchDue, Optional<Suspension> suspension) {}
 
   public Future<ApiToken> create(String id, String accountId, String name, String secret, List<String> scopes,
       OffsetDateTime expiresAt) {
@@ -92,7 +94,10 @@ public final class TokenRepository {
       Row row = rows.iterator().next();
       return Optional.of(new TokenOwner(row.getString("id"), row.getString("account_id"),
           Arrays.asList(row.getArrayOfStrings("scopes")),
-          new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles"))), row.getBoolean("touch_due")));
+          new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles"))), row.getBoolean("touch_due"),
+          row.getOffsetDateTime("suspended_at") == null ? Optional.empty()
+              : Optional.of(new Suspension(row.getOffsetDateTime("suspended_at"), row.getString("suspension_reason"),
+                  row.getString("suspended_by")))));
     });
   }
 

@@ -6,9 +6,12 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.List;
 
-/** A guaranteed price for one window on one offer, valid until {@code expiresAt}. */
+/**
+ * A guaranteed price for one window on one offer, valid until {@code expiresAt}, with the terms it
+ * was priced with (its items, and the cancellation fee a reservation made from it keeps).
+ */
 public record Quote(String id, String offerId, int gpuCount, Instant start, int hours, Money pricePerGpuHour,
-    List<PriceItem> items, Money total, Instant expiresAt, String cancellationPolicy) {
+    List<PriceItem> items, Money total, Instant expiresAt, String cancellationPolicy, Integer cancellationFeeBps) {
 
   public Instant end() {
     return start.plusSeconds(hours * 3600L);
@@ -28,7 +31,8 @@ public record Quote(String id, String offerId, int gpuCount, Instant start, int 
         .put("items", itemsJson)
         .put("total", total.toJson())
         .put("expires_at", expiresAt.toString())
-        .put("cancellation_policy", cancellationPolicy);
+        .put("cancellation_policy", cancellationPolicy)
+        .put("cancellation_fee_bps", cancellationFeeBps);
   }
 
   public static Quote fromJson(JsonObject json) {
@@ -37,6 +41,6 @@ public record Quote(String id, String offerId, int gpuCount, Instant start, int 
         Money.fromJson(json.getJsonObject("price_per_gpu_hour")),
         json.getJsonArray("items").stream().map(item -> PriceItem.fromJson((JsonObject) item)).toList(),
         Money.fromJson(json.getJsonObject("total")), Instant.parse(json.getString("expires_at")),
-        json.getString("cancellation_policy"));
+        json.getString("cancellation_policy"), json.getInteger("cancellation_fee_bps"));
   }
 }

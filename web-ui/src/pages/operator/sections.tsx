@@ -6,6 +6,8 @@
 import type { ComponentChildren } from 'preact';
 import type { Me } from '../../session';
 import { HostsPage } from './HostsPage';
+import { AuditPage } from './audit/AuditPage';
+import { PricesPage } from './prices/PricesPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -16,6 +18,8 @@ export interface OperatorSection {
 
 export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'hosts', label: 'Hosts', render: (me) => <HostsPage me={me} /> },
+  { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
+  { slug: 'audit', label: 'Audit', render: () => <AuditPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

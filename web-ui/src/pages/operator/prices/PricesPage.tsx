@@ -34,7 +34,7 @@ function OffersTable({ offers }: { offers: PriceTarget[] }) {
       <table id="offer-prices" class="prices-table">
         <caption>Offers: the price per GPU-hour that applies now (before discounts, fee and tax)</caption>
         <thead>
-          <tr><th scope="col">Offer</th><th scope="col">Price now</th><th scope="col">Set</th><th scope="col">Scheduled</th></tr>
+          <tr><th scope="col">Offer</th><th scope="col">Price now</th><th scope="col">Own price set</th><th scope="col">Scheduled</th></tr>
         </thead>
         <tbody>
           {offers.map((offer) => (

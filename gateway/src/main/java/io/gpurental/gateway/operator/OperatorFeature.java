@@ -20,7 +20,10 @@ public final class OperatorFeature implements Feature {
     this.hosts = new HostsApi(hosts, offers, gpuModels, publicBase);
   }
 
-  /** Prices (the catalog's port), the terms of sale (pricing's) and the audit log (platform's). */
+  /**
+   * Prices (the catalog's port), the terms of sale (pricing's) and the audit log (platform's): a
+   * step of its own so the constructor the other console items extend stays as it was.
+   */
   public OperatorFeature withPricing(Prices prices, CurrentTerms terms, String currency, Pool pool) {
     this.prices = new PricesApi(prices);
     this.settings = new SettingsApi(terms, currency);

@@ -14,7 +14,6 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -80,7 +79,7 @@ final class PricesApi {
     }
     JsonArray data = new JsonArray();
     offers.values().forEach(data::add);
-    defaults.values().stream().filter(Objects::nonNull).forEach(data::add);
+    defaults.values().forEach(data::add);
     return data;
   }
 

@@ -4,6 +4,8 @@ import static io.gpurental.gateway.operator.OperatorPricesTest.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.pricing.CurrentTerms;
+import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.SignedIn;
@@ -72,6 +74,9 @@ class OperatorSettingsTest {
     assertEquals(booked.getJsonObject("price"), stillBooked.getJsonObject("price"));
     assertTrue(stillBooked.getJsonObject("cancellation").getString("policy").contains("10 %"),
         "the booking keeps the cancellation fee it was quoted");
+    JsonObject underNewTerms = dave.reserve(fresh.getString("id"), "saved_card");
+    assertTrue(underNewTerms.getJsonObject("cancellation").getString("policy").contains("25 %"),
+        "a booking from a new quote has the new fee, though the configured one is still 10 %");
     JsonObject listed = dave.json("/api/v1/offers?gpu_model=L40S&hours=48&start=" + START.plus(200, ChronoUnit.HOURS))
         .getJsonArray("data").getJsonObject(0);
     assertEquals(3942, listed.getJsonObject("window_total").getLong("amount"), "the catalog prices with them too");
@@ -102,6 +107,17 @@ class OperatorSettingsTest {
     missing.remove("tax_bps");
     assertProblem(400, operator.put("/api/v1/operator/settings", missing), "tax_bps");
     assertEquals(500, operator.json("/api/v1/operator/settings").getInteger("platform_fee_bps"), "nothing changed");
+  }
+
+  @Test
+  @Order(4)
+  void onceSeededTheDatabaseWinsOverTheConfig(TestGateway node) {
+    // what a node started later with other pricing.* values reads: the operator's terms, not its own
+    PriceTerms otherConfig = new PriceTerms(List.of(), 100, 100, 100, null, "config");
+    PriceTerms read = TestGateway.await(new CurrentTerms(node.gateway().vertx(), node.gateway().pool(), otherConfig).get());
+    assertEquals(500, read.platformFeeBps());
+    assertEquals(2500, read.cancellationFeeBps());
+    assertEquals(1L, node.sql("SELECT count(*) FROM pricing_settings").iterator().next().getLong(0));
   }
 
   private static JsonObject discount(int hours, int bps) {

@@ -32,8 +32,8 @@ class SettingsClusterTest {
           .put("cancellation_fee_bps", 1000));
       assertEquals(200, put.statusCode(), put.body());
 
-      // well inside the cache's one-minute lifetime: only the event can have dropped it
-      Eventually.eventually("node B quotes with the new fee", Duration.ofSeconds(10),
+      // well inside the cache's one-minute lifetime (counted from the first quote): only the event can drop it
+      Eventually.eventually("node B quotes with the new fee", Duration.ofSeconds(25),
           () -> amounts(renterOnB.quote("off_fra_l40s_01", 1, null, 1)), amounts -> amounts.equals(List.of(79L, 8L)));
     }
   }

@@ -14,7 +14,7 @@ import java.util.List;
 
 /** {@code GET /operator/audit}: who changed what, when, from what to what; newest first. */
 final class AuditApi {
-  private static final int DEFAULT_LIMIT = 50;
+  private static final int DEFAULT_LIMIT = 20; // the contract's default
   private final Pool pool;
 
   AuditApi(Pool pool) {

@@ -29,7 +29,10 @@ final class SettingsRepository {
   private SettingsRepository() {}
 
   static Future<PriceTerms> readOrSeed(SqlClient client, PriceTerms seed) {
-    return client.preparedQuery(READ_OR_SEED).execute(values(seed)).map(rows -> terms(rows.iterator().next()));
+    return client.preparedQuery(READ_OR_SEED).execute(values(seed)).compose(rows -> rows.size() > 0
+        ? Future.succeededFuture(terms(rows.iterator().next()))
+        // another node seeded at the same moment: its row committed after this statement's snapshot
+        : client.preparedQuery(READ_OR_SEED).execute(values(seed)).map(again -> terms(again.iterator().next())));
   }
 
   /** The stored terms, locked for a change (the caller seeded them before). */

@@ -50,6 +50,19 @@ class PricesBrowserTest extends BrowserTestBase {
     ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("arguments[0].scrollIntoView({block: 'center'})", card);
     screenshot("catalog-after-price-change.png");
 
+    // the terms of sale: a 10 % platform fee makes it 99 + 9.9 (→ 10) = 109
+    driver.get(node.url("/operator/prices"));
+    WebElement fee = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("settings-fee")));
+    fee.clear();
+    fee.sendKeys("10");
+    driver.findElement(By.id("settings-submit")).click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("settings-saved")));
+    assertTrue(driver.findElement(By.id("settings-form")).getText().contains("platform fee 10"));
+    driver.get(node.url("/catalog"));
+    wait.until(driver1 -> driver1.findElements(By.cssSelector(".offer-card")).stream()
+        .filter(c -> c.findElement(By.className("offer-card__title")).getText().contains("RTX 5090"))
+        .anyMatch(c -> "$1.09".equals(c.findElement(By.className("offer-card__amount")).getText())));
+
     driver.get(node.url("/operator/audit"));
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("audit-target"))).sendKeys("off_osl_5090_01");
     driver.findElement(By.id("audit-apply")).click();

@@ -9,6 +9,8 @@ import { HostsPage } from './HostsPage';
 import { AccountsPage } from './admin/AccountsPage';
 import { LedgerPage } from './admin/LedgerPage';
 import { ReservationsAdminPage } from './admin/ReservationsPage';
+import { AuditPage } from './audit/AuditPage';
+import { PricesPage } from './prices/PricesPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -22,6 +24,8 @@ export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'accounts', label: 'Accounts', render: (me) => <AccountsPage me={me} /> },
   { slug: 'reservations', label: 'Reservations', render: (me) => <ReservationsAdminPage me={me} /> },
   { slug: 'ledger', label: 'Ledger', render: () => <LedgerPage /> },
+  { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
+  { slug: 'audit', label: 'Audit', render: () => <AuditPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

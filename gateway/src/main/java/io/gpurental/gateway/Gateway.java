@@ -4,6 +4,8 @@ import io.gpurental.gateway.auth.AuthFeature;
 import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
 import io.gpurental.gateway.payments.PaymentsFeature;
+import io.gpurental.gateway.pricing.CurrentTerms;
+import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.FleetFeature;
 import io.gpurental.gateway.operator.OperatorFeature;
@@ -213,7 +215,10 @@ public final class Gateway {
         new RateLimiter(vertx, cluster.getHazelcastInstance()), fleet.credentials());
     features.add(auth);
     features.add(new PlatformApi(buildInfo, contract));
-    Quotes quotes = new Quotes(vertx, config.pricing(), ReservationsFeature.cancellationPolicy(config.reservations()),
+    // the terms of sale live in PostgreSQL; config seeds them once (the cancellation fee too)
+    CurrentTerms terms = new CurrentTerms(vertx, pool,
+        PriceTerms.fromConfig(config.pricing(), config.reservations().cancellationFeeBps()));
+    Quotes quotes = new Quotes(vertx, config.pricing(), terms, ReservationsFeature::cancellationPolicy,
         ReservationsFeature.readyGuarantee(config.fleet()));
     CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
     features.add(catalog);
@@ -225,7 +230,8 @@ public final class Gateway {
     features.add(reservations);
     features.add(payments);
     features.add(fleet);
-    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase));
+    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase)
+        .withPricing(catalog.prices(), terms, config.pricing().currency(), pool));
     features.add(new AdministrationFeature(pool, auth.accountAdmin(), payments.payments(), payments.oversight()));
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);

@@ -5,6 +5,7 @@ import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.pricing.PriceBreakdown;
+import io.gpurental.gateway.pricing.CurrentTerms;
 import io.gpurental.gateway.pricing.PriceCalculator;
 import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.Future;
@@ -25,16 +26,16 @@ final class CatalogApi {
   private static final int TIMELINE_HOURS = 14 * 24;
   private final CatalogRepository repository;
   private final SearchCache cache;
-  private final PriceCalculator calculator;
+  private final CurrentTerms terms;
   private final PricingConfig pricing;
   private final ReadyTimeRepository readyTimes;
 
-  CatalogApi(CatalogRepository repository, SearchCache cache, PriceCalculator calculator, PricingConfig pricing,
+  CatalogApi(CatalogRepository repository, SearchCache cache, CurrentTerms terms, PricingConfig pricing,
       ReadyTimeRepository readyTimes) {
     this.repository = repository;
     this.readyTimes = readyTimes;
     this.cache = cache;
-    this.calculator = calculator;
+    this.terms = terms;
     this.pricing = pricing;
   }
 
@@ -64,14 +65,14 @@ final class CatalogApi {
         intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
 
     String key = filter + "|" + window;
-    cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc())).compose(rows -> {
-      // price and sort plain records; only the page returned is turned into JSON
-      List<Priced> offers = rows.stream()
-          .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
-          .filter(row -> includeUnavailable || row.bookable(minGpus, maxGpus))
-          .map(row -> priced(row, window, minGpus))
-          .sorted(order(sort))
-          .toList();
+    terms.get().compose(current -> cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc()))
+        .map(rows -> rows.stream()
+            // price and sort plain records; only the page returned is turned into JSON
+            .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
+            .filter(row -> includeUnavailable || row.bookable(minGpus, maxGpus))
+            .map(row -> priced(new PriceCalculator(current), row, window, minGpus))
+            .sorted(order(sort))
+            .toList())).compose(offers -> {
       JsonArray page = new JsonArray();
       offers.stream().skip(offset).limit(limit)
           .forEach(p -> page.add(OfferJson.of(p.row(), window, p.gpuCount(), p.price(), minGpus, maxGpus)));
@@ -85,9 +86,9 @@ final class CatalogApi {
     String offerId = ctx.pathParam("offer_id");
     Window window = Window.parse(param(ctx, "start"), intParam(ctx, "hours"), pricing.maxHours(), "#/");
     Instant timelineStart = Instant.now().truncatedTo(ChronoUnit.HOURS);
-    repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
+    terms.get().compose(current -> repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
       OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
-      Priced priced = priced(row, window, 1);
+      Priced priced = priced(new PriceCalculator(current), row, window, 1);
       JsonObject offer = OfferJson.of(row, window, priced.gpuCount(), priced.price(), 1, Integer.MAX_VALUE);
       return withReadyTimes(new JsonArray().add(offer)).compose(v -> repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
           .map(free -> offer.put("availability", new JsonObject()
@@ -95,7 +96,7 @@ final class CatalogApi {
               .put("step_minutes", 60)
               .put("free", new JsonArray("active".equals(row.hostStatus()) ? free : free.stream().map(f -> 0).toList()))))
           .compose(withTimeline -> repository.priceHistory(offerId).map(history -> withTimeline.put("price_history", history))));
-    }).onSuccess(ctx::json).onFailure(ctx::fail);
+    })).onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
   /** Puts each offer's time-to-ready (its host's, 30 days; null without samples) on it; not cached, it moves. */
@@ -115,7 +116,7 @@ final class CatalogApi {
     }
   }
 
-  private Priced priced(OfferRow row, Window window, int minGpus) {
+  private static Priced priced(PriceCalculator calculator, OfferRow row, Window window, int minGpus) {
     int gpuCount = row.smallestCount(minGpus);
     return new Priced(row, gpuCount, calculator.price(row.pricePerGpuHour(), row.currency(), gpuCount, window.hours()));
   }

@@ -16,6 +16,7 @@ public final class CatalogFeature implements Feature {
   private final QuotesApi quotes;
   private final Offers offers;
   private final GpuModels gpuModels;
+  private final Prices prices;
 
   /** Longest a cached search is served without a change event (bounds scheduled price changes). */
   private static final Duration SEARCH_CACHE_LIFETIME = Duration.ofSeconds(5);
@@ -24,7 +25,8 @@ public final class CatalogFeature implements Feature {
     CatalogRepository repository = new CatalogRepository(pool);
     this.offers = new Offers(vertx, pool);
     this.gpuModels = new GpuModels(vertx, pool);
-    this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.calculator(), pricing,
+    this.prices = new Prices(vertx, pool, pricing.currency());
+    this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.terms(), pricing,
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(row.id(), row.gpuCounts(), row.gpusAvailable(), row.gpusTotal(),
@@ -39,6 +41,11 @@ public final class CatalogFeature implements Feature {
   /** Opening and closing hosts' offers, for the operator. */
   public Offers offers() {
     return offers;
+  }
+
+  /** Setting and listing offers' prices and model-and-site defaults, for the operator. */
+  public Prices prices() {
+    return prices;
   }
 
   /** Mapping nvidia-smi names to GPU models, for the operator. */

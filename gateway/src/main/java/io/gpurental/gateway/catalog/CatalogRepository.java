@@ -34,11 +34,8 @@ public final class CatalogRepository {
       JOIN fleet_hosts_view h ON h.id = o.host_id
       JOIN host_gpus g ON g.host_id = h.id
       JOIN gpu_models m ON m.name = g.model
-      JOIN LATERAL (SELECT amount_per_gpu_hour, currency FROM prices
-                    WHERE (offer_id = o.id OR (offer_id IS NULL AND gpu_model = g.model AND site_id = h.site_id))
-                      AND effective_from <= now()
-                    -- the offer's own price wins over the model-and-site default
-                    ORDER BY offer_id IS NULL, effective_from DESC LIMIT 1) p ON true
+      -- the one rule for the price that applies now (V14): own price, else model-and-site default
+      JOIN offer_prices_view p ON p.offer_id = o.id
       -- a search lists only open offers of hosts that can serve now (enrolling, pending, offline and
       -- deactivated hosts are not in the catalog); one offer asked for by id is shown as it is
       WHERE (($9::text IS NULL AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')) OR o.id = $9)
@@ -55,14 +52,18 @@ public final class CatalogRepository {
                                               $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free
       FROM offers o CROSS JOIN generate_series(0, $3::integer - 1) AS n
       WHERE o.id = $1 ORDER BY n""";
-  /** The offer's own prices, or (when it has none) its model-and-site defaults, oldest first. */
+  /**
+   * The offer's own prices, or (when it has none yet) its model-and-site defaults, oldest first;
+   * only those already in effect: a scheduled price is not shown to renters before its time.
+   */
   private static final String PRICE_HISTORY = """
       WITH offer AS (SELECT o.id, h.site_id, h.gpu_model AS model
                      FROM offers o JOIN fleet_hosts_view h ON h.id = o.host_id WHERE o.id = $1)
       SELECT p.amount_per_gpu_hour, p.currency, p.effective_from FROM prices p, offer
-      WHERE p.offer_id = offer.id
-         OR (NOT EXISTS (SELECT 1 FROM prices own WHERE own.offer_id = offer.id)
-             AND p.offer_id IS NULL AND p.gpu_model = offer.model AND p.site_id = offer.site_id)
+      WHERE p.effective_from <= now()
+        AND (p.offer_id = offer.id
+             OR (NOT EXISTS (SELECT 1 FROM prices own WHERE own.offer_id = offer.id AND own.effective_from <= now())
+                 AND p.offer_id IS NULL AND p.gpu_model = offer.model AND p.site_id = offer.site_id))
       ORDER BY p.effective_from""";
   private static final String GPU_MODELS = """
       SELECT name, vram_gb, architecture, hyperscaler_price_minor, hyperscaler_source,

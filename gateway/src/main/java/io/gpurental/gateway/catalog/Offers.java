@@ -32,9 +32,8 @@ public final class Offers {
       RETURNING id""";
   private static final String OWN_PRICE = """
       INSERT INTO prices (offer_id, amount_per_gpu_hour, currency, effective_from, set_by) VALUES ($1, $2, $3, now(), $4)""";
-  private static final String HAS_PRICE = """
-      SELECT 1 FROM prices WHERE (offer_id = $1 OR (offer_id IS NULL AND gpu_model = $2 AND site_id = $3))
-        AND effective_from <= now() LIMIT 1""";
+  /** Whether a price applies to the offer, by the one rule ({@code offer_prices_view}). */
+  private static final String HAS_PRICE = "SELECT 1 FROM offer_prices_view WHERE offer_id = $1";
   private static final String CLOSE = "UPDATE offers SET closed_at = now() WHERE host_id = $1 AND closed_at IS NULL RETURNING id";
   private static final String OF_HOSTS = """
       SELECT host_id, array_agg(id ORDER BY created_at) AS ids FROM offers WHERE host_id = ANY ($1) GROUP BY host_id""";
@@ -92,7 +91,7 @@ public final class Offers {
   }
 
   private static Future<Void> requireDefaultPrice(SqlClient tx, String offerId, Hosts.ActivationFacts host) {
-    return tx.preparedQuery(HAS_PRICE).execute(Tuple.of(offerId, host.gpuModel(), host.siteId())).map(rows -> {
+    return tx.preparedQuery(HAS_PRICE).execute(Tuple.of(offerId)).map(rows -> {
       if (rows.size() == 0) {
         throw new Conflict("There is no default price for " + host.gpuModel() + " at site " + host.siteId()
             + "; activate with price_per_gpu_hour.");

@@ -1,6 +1,5 @@
 package io.gpurental.gateway.pricing;
 
-import io.gpurental.gateway.config.PricingConfig;
 import io.gpurental.gateway.platform.Money;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -17,22 +16,23 @@ import java.util.Locale;
  * tax      = round((base − discount + fee) × tax bps / 10 000)
  * total    = base − discount + fee + tax
  * </pre>
- * Each rounding is half-up to a whole minor unit, so the items always add up to the total.
+ * Each rounding is half-up to a whole minor unit, so the items always add up to the total. The
+ * rates are the {@link PriceTerms} in force when the price is asked for.
  */
 public final class PriceCalculator {
   private static final BigDecimal BPS = BigDecimal.valueOf(10_000);
-  private final PricingConfig config;
+  private final PriceTerms terms;
 
-  public PriceCalculator(PricingConfig config) {
-    this.config = config;
+  public PriceCalculator(PriceTerms terms) {
+    this.terms = terms;
   }
 
   public PriceBreakdown price(long ratePerGpuHour, String currency, int gpus, int hours) {
     long base = Math.multiplyExact(Math.multiplyExact(ratePerGpuHour, (long) gpus), (long) hours);
-    int discountBps = config.discountBpsFor(hours);
+    int discountBps = terms.discountBpsFor(hours);
     long discount = share(base, discountBps);
-    long fee = share(base - discount, config.platformFeeBps());
-    long tax = share(base - discount + fee, config.taxBps());
+    long fee = share(base - discount, terms.platformFeeBps());
+    long tax = share(base - discount + fee, terms.taxBps());
     long total = base - discount + fee + tax;
 
     List<PriceItem> items = new ArrayList<>();
@@ -44,10 +44,10 @@ public final class PriceCalculator {
           new Money(-discount, currency)));
     }
     if (fee > 0) {
-      items.add(new PriceItem("platform_fee", "Platform fee " + percent(config.platformFeeBps()), new Money(fee, currency)));
+      items.add(new PriceItem("platform_fee", "Platform fee " + percent(terms.platformFeeBps()), new Money(fee, currency)));
     }
     if (tax > 0) {
-      items.add(new PriceItem("tax", "Tax " + percent(config.taxBps()), new Money(tax, currency)));
+      items.add(new PriceItem("tax", "Tax " + percent(terms.taxBps()), new Money(tax, currency)));
     }
     long perGpuHour = BigDecimal.valueOf(total)
         .divide(BigDecimal.valueOf((long) gpus * hours), 0, RoundingMode.HALF_UP).longValueExact();

@@ -7,11 +7,13 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A guaranteed price for one window on one offer, valid until {@code expiresAt}, with the
+ * A guaranteed price for one window on one offer, valid until {@code expiresAt}, with the terms it
+ * was priced with (its items, and the cancellation fee a reservation made from it keeps), the
  * cancellation policy and the ready guarantee that come with it.
  */
 public record Quote(String id, String offerId, int gpuCount, Instant start, int hours, Money pricePerGpuHour,
-    List<PriceItem> items, Money total, Instant expiresAt, String cancellationPolicy, String readyGuarantee) {
+    List<PriceItem> items, Money total, Instant expiresAt, String cancellationPolicy, Integer cancellationFeeBps,
+    String readyGuarantee) {
 
   public Instant end() {
     return start.plusSeconds(hours * 3600L);
@@ -32,6 +34,7 @@ public record Quote(String id, String offerId, int gpuCount, Instant start, int 
         .put("total", total.toJson())
         .put("expires_at", expiresAt.toString())
         .put("cancellation_policy", cancellationPolicy)
+        .put("cancellation_fee_bps", cancellationFeeBps)
         .put("ready_guarantee", readyGuarantee);
   }
 
@@ -41,6 +44,6 @@ public record Quote(String id, String offerId, int gpuCount, Instant start, int 
         Money.fromJson(json.getJsonObject("price_per_gpu_hour")),
         json.getJsonArray("items").stream().map(item -> PriceItem.fromJson((JsonObject) item)).toList(),
         Money.fromJson(json.getJsonObject("total")), Instant.parse(json.getString("expires_at")),
-        json.getString("cancellation_policy"), json.getString("ready_guarantee"));
+        json.getString("cancellation_policy"), json.getInteger("cancellation_fee_bps"), json.getString("ready_guarantee"));
   }
 }

@@ -10,6 +10,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.function.IntFunction;
 
 /**
  * Issues and finds quotes. They live in a cluster-wide map (any node can honour them) for their
@@ -19,34 +21,45 @@ public final class Quotes {
   private static final Duration GRACE = Duration.ofMinutes(30);
   private final Vertx vertx;
   private final PricingConfig config;
-  private final PriceCalculator calculator;
+  private final CurrentTerms terms;
   private final QuoteIds ids;
-  private final String cancellationPolicy;
+  private final IntFunction<String> cancellationPolicy;
   private final String readyGuarantee;
 
-  /** {@code cancellationPolicy}, {@code readyGuarantee}: the policies in words, part of every quote. */
-  public Quotes(Vertx vertx, PricingConfig config, String cancellationPolicy, String readyGuarantee) {
+  /**
+   * {@code cancellationPolicy}: the policy in words for a cancellation fee in bps; {@code readyGuarantee}:
+   * the guarantee in words; both part of every quote.
+   */
+  public Quotes(Vertx vertx, PricingConfig config, CurrentTerms terms, IntFunction<String> cancellationPolicy,
+      String readyGuarantee) {
     this.vertx = vertx;
     this.cancellationPolicy = cancellationPolicy;
     this.readyGuarantee = readyGuarantee;
     this.config = config;
-    this.calculator = new PriceCalculator(config);
+    this.terms = terms;
     this.ids = new QuoteIds(config.quoteSigningKey());
   }
 
-  public PriceCalculator calculator() {
-    return calculator;
+  /** The terms of sale in force (what a quote issued now is priced with). */
+  public CurrentTerms terms() {
+    return terms;
   }
 
-  /** Prices the window at the given rate and guarantees it for the configured time. */
+  /**
+   * Prices the window at the given rate with the terms in force and guarantees it for the
+   * configured time; the quote keeps those terms (its items and its cancellation fee).
+   */
   public Future<Quote> issue(String offerId, long ratePerGpuHour, String currency, int gpuCount, Instant start,
       int hours) {
-    PriceBreakdown price = calculator.price(ratePerGpuHour, currency, gpuCount, hours);
-    QuoteIds.QuoteId id = ids.issue(Instant.now().plus(config.quoteTtl()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-    Quote quote = new Quote(id.value(), offerId, gpuCount, start, hours, new Money(ratePerGpuHour, currency),
-        price.items(), price.total(), id.expiresAt(), cancellationPolicy, readyGuarantee);
-    return map().compose(map -> map.put(id.random(), quote.toJson(), config.quoteTtl().plus(GRACE).toMillis()))
-        .map(quote);
+    return terms.get().compose(current -> {
+      PriceBreakdown price = new PriceCalculator(current).price(ratePerGpuHour, currency, gpuCount, hours);
+      QuoteIds.QuoteId id = ids.issue(Instant.now().plus(config.quoteTtl()).truncatedTo(ChronoUnit.SECONDS));
+      int feeBps = current.cancellationFeeBps();
+      Quote quote = new Quote(id.value(), offerId, gpuCount, start, hours, new Money(ratePerGpuHour, currency),
+          price.items(), price.total(), id.expiresAt(), cancellationPolicy.apply(feeBps), feeBps, readyGuarantee);
+      return map().compose(map -> map.put(id.random(), quote.toJson(), config.quoteTtl().plus(GRACE).toMillis()))
+          .map(quote);
+    });
   }
 
   /** The quote, still valid; 404 for unknown or forged ids, 410 once expired. */

@@ -44,7 +44,7 @@ final class Cancellations {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
                 + " reservations can be cancelled.", new JsonObject().put("status", status.id()));
           }
-          RefundPolicy.Refund refund = paid ? repository.policy().refundFor(kept, row.start(), row.end(), Instant.now())
+          RefundPolicy.Refund refund = paid ? repository.policy().bookedWith(row.feeBps()).refundFor(kept, row.start(), row.end(), Instant.now())
               : new RefundPolicy.Refund(0, 0, 0);
           String currency = row.currency();
           String cause = "cancelled by " + by(caller, row.accountId())

@@ -11,6 +11,14 @@ import java.time.Instant;
  */
 public record RefundPolicy(int feeBps) {
 
+  /**
+   * The policy a reservation was booked under: the cancellation fee its quote carried, or (booked
+   * before quotes carried one) this, the configured one.
+   */
+  public RefundPolicy bookedWith(Integer quotedFeeBps) {
+    return quotedFeeBps == null ? this : new RefundPolicy(quotedFeeBps);
+  }
+
   /** The refund and the fee withheld, for cancelling at {@code now}. */
   public record Refund(long amount, long fee, int unusedHours) {}
 

@@ -31,7 +31,7 @@ final class ReservationJson {
         .put("hold_expires_at", text(r.holdExpiresAt()))
         .put("price", r.price())
         .put("payment", payment(r))
-        .put("cancellation", cancellation(r, policy))
+        .put("cancellation", cancellation(r, policy.bookedWith(r.price().getInteger("cancellation_fee_bps"))))
         .put("extensions", extensions(r))
         .put("ssh", ssh(r))
         .put("credits", credits(r))
@@ -66,7 +66,7 @@ final class ReservationJson {
         .put("amount_refunded", new Money(r.amountRefunded(), r.currency()).toJson()).put("refunds", refunds);
   }
 
-  /** What cancelling now would refund, by the configured policy, of what is paid and not yet refunded. */
+  /** What cancelling now would refund, by the policy it was booked under, of what is paid and not yet refunded. */
   private static JsonObject cancellation(Reservation r, RefundPolicy policy) {
     boolean paid = r.status().paidAndLive();
     boolean allowed = paid || r.status() == ReservationStatus.PENDING_PAYMENT;

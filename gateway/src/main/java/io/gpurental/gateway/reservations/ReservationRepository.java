@@ -82,10 +82,12 @@ public final class ReservationRepository {
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
       FROM reservations r WHERE r.status = 'provisioning'
         AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
-  private static final String LOCK = "SELECT status, account_id, currency,"
-      + " lower(period) AS start_at, upper(period) AS end_at FROM reservations WHERE id = $1 FOR UPDATE";
+  private static final String LOCK = "SELECT status, account_id, currency, lower(period) AS start_at,"
+      + " upper(period) AS end_at, (price ->> 'cancellation_fee_bps') :: integer AS fee_bps"
+      + " FROM reservations WHERE id = $1 FOR UPDATE";
   private static final String LOCK_VISIBLE = "SELECT r.status, r.account_id, r.currency, lower(r.period) AS start_at,"
-      + " upper(r.period) AS end_at FROM reservations r WHERE r.id = $1 AND ($3 OR r.account_id = $2) FOR UPDATE";
+      + " upper(r.period) AS end_at, (r.price ->> 'cancellation_fee_bps') :: integer AS fee_bps"
+      + " FROM reservations r WHERE r.id = $1 AND ($3 OR r.account_id = $2) FOR UPDATE";
   private static final String LOCK_ROW = "SELECT id FROM reservations WHERE id = $1 FOR UPDATE";
   private static final String LOCK_FOR_PAYMENT = "SELECT status, account_id, upper(period) > now() AS window_open"
       + " FROM reservations WHERE id = $1 FOR UPDATE";
@@ -157,8 +159,12 @@ public final class ReservationRepository {
         });
   }
 
-  /** A reservation locked for a decision about its money: its status, owner, currency and window. */
-  record Locked(ReservationStatus status, String accountId, String currency, Instant start, Instant end) {}
+  /**
+   * A reservation locked for a decision about its money: its status, owner, currency, window and
+   * the cancellation fee its quote carried (null when booked before quotes carried one).
+   */
+  record Locked(ReservationStatus status, String accountId, String currency, Instant start, Instant end,
+      Integer feeBps) {}
 
   /** Locks the reservation; empty when there is none. */
   static Future<Optional<Locked>> lock(SqlConnection tx, String id) {
@@ -177,7 +183,7 @@ public final class ReservationRepository {
     Row row = rows.iterator().next();
     return Optional.of(new Locked(ReservationStatus.of(row.getString("status")), row.getString("account_id"),
         row.getString("currency"), row.getOffsetDateTime("start_at").toInstant(),
-        row.getOffsetDateTime("end_at").toInstant()));
+        row.getOffsetDateTime("end_at").toInstant(), row.getInteger("fee_bps")));
   }
 
   /** Locks the reservation's row, nothing read. */

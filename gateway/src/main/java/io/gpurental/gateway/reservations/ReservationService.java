@@ -106,7 +106,8 @@ final class ReservationService {
     JsonObject json = quote.toJson();
     return new JsonObject().put("quote_id", quote.id()).put("items", json.getJsonArray("items"))
         .put("total", json.getJsonObject("total")).put("price_per_gpu_hour", json.getJsonObject("price_per_gpu_hour"))
-        .put("cancellation_policy", quote.cancellationPolicy()).put("ready_guarantee", quote.readyGuarantee());
+        .put("cancellation_policy", quote.cancellationPolicy())
+        .put("cancellation_fee_bps", quote.cancellationFeeBps()).put("ready_guarantee", quote.readyGuarantee());
   }
 
   static boolean isRetryable(Throwable failure) {

@@ -31,9 +31,9 @@ public final class ReservationsFeature implements Feature {
   private final IdempotencyKeys idempotencyKeys;
   private final Duration schedulerEvery;
 
-  /** The one the quotes and the UI show, from the configured fee. */
-  public static String cancellationPolicy(ReservationConfig config) {
-    return new RefundPolicy(config.cancellationFeeBps()).describe();
+  /** The policy in words for a cancellation fee (the quotes carry it, and the fee, from their terms). */
+  public static String cancellationPolicy(int feeBps) {
+    return new RefundPolicy(feeBps).describe();
   }
 
   /** The ready guarantee in words, from the configured deadline: every quote states it. */

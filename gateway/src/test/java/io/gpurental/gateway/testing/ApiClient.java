@@ -66,6 +66,11 @@ public final class ApiClient {
     return node.send(request);
   }
 
+  public HttpResponse<String> put(String path, JsonObject body) {
+    return node.send(HttpRequest.newBuilder(URI.create(node.url(path))).header("Authorization", "Bearer " + token)
+        .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body.encode())));
+  }
+
   public HttpResponse<String> delete(String path) {
     return node.send(HttpRequest.newBuilder(URI.create(node.url(path))).header("Authorization", "Bearer " + token)
         .DELETE());

@@ -3,6 +3,7 @@ package io.gpurental.gateway.fleet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.Eventually;
 import io.gpurental.gateway.testing.FakeAgent;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
@@ -28,8 +29,10 @@ final class GuaranteeBookings {
     String id = created.getString("id");
     assertEquals(PAID, created.getJsonObject("price").getJsonObject("total").getLong("amount"), created.encode());
     renter.awaitStatus(id, "provisioning");
-    JsonObject instance = agent.desiredStateNow().getJsonArray("instances").stream().map(JsonObject.class::cast)
-        .filter(i -> id.equals(i.getString("id"))).findFirst().orElseThrow();
+    // provisioning is committed before the scheduler hands the instance to the host
+    JsonObject instance = Eventually.eventually("the instance in the host's desired state",
+        () -> agent.desiredStateNow().getJsonArray("instances").stream().map(JsonObject.class::cast)
+            .filter(i -> id.equals(i.getString("id"))).findFirst(), java.util.Optional::isPresent).orElseThrow();
     return new Booked(id, instance.getString("user"));
   }
 

@@ -225,6 +225,7 @@ public final class Gateway {
     features.add(fleet);
     features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase));
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
+    jobs.schedule(FleetFeature.TELEMETRY_ROLLUP, fleet.telemetryRollupEvery(), fleet::rollUpTelemetry);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);
     reservations.scheduleJobs(jobs);

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { Me } from '../../session';
+import { HostPage } from './host/HostPage';
 import { HostsPage } from './HostsPage';
 
 export interface OperatorSection {
@@ -15,7 +16,14 @@ export interface OperatorSection {
 }
 
 export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
-  { slug: 'hosts', label: 'Hosts', render: (me) => <HostsPage me={me} /> },
+  {
+    slug: 'hosts',
+    label: 'Hosts',
+    render: (me, rest) => {
+      const host = /^\/(host_[A-Za-z0-9_]+)$/.exec(rest);
+      return host?.[1] ? <HostPage hostId={host[1]} /> : <HostsPage me={me} />;
+    },
+  },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

@@ -2,21 +2,20 @@
  * One telemetry chart (chart.js, a line per series over time) with its summary and the same data
  * as a table, so the chart is never the only way to read it.
  */
-import {
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import type { Chart, ChartConfiguration } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatDateTime } from '../../../format';
 import { formatValue, summary, type ChartSpec } from './telemetry';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
+/** chart.js, loaded with the first chart (only the host page needs it), its line chart registered. */
+let library: Promise<typeof Chart> | null = null;
+function chartJs(): Promise<typeof Chart> {
+  library ??= import('chart.js').then((c) => {
+    c.Chart.register(c.LineController, c.LineElement, c.PointElement, c.LinearScale, c.Legend, c.Tooltip);
+    return c.Chart;
+  });
+  return library;
+}
 
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d', '#4d7c0f', '#374151'];
 const axisTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
@@ -61,11 +60,17 @@ export function TelemetryChart({ spec }: { spec: ChartSpec }) {
   const points = spec.lines.reduce((sum, line) => sum + line.points.length, 0);
 
   useEffect(() => {
-    if (!canvas.current) {
-      return undefined;
-    }
-    const chart = new Chart(canvas.current, config(spec));
-    return () => chart.destroy();
+    let chart: Chart<'line', { x: number; y: number }[]> | null = null;
+    let gone = false;
+    void chartJs().then((ChartJs) => {
+      if (!gone && canvas.current) {
+        chart = new ChartJs(canvas.current, config(spec));
+      }
+    });
+    return () => {
+      gone = true;
+      chart?.destroy();
+    };
   }, [spec]);
 
   const byLine = spec.lines.map((line) => new Map(line.points.map((p) => [p.x, p.y])));

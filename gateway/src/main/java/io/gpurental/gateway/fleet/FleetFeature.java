@@ -59,7 +59,7 @@ public final class FleetFeature implements Feature {
 
   /** One run of {@link #TELEMETRY_ROLLUP}; every {@link #telemetryRollupEvery()}. */
   public Future<Void> rollUpTelemetry() {
-    // a completed hour is rewritten whole while all its samples are still raw (half the raw retention)
+    // catching up at most half the raw retention back, so an hour is only ever written from all its samples
     return telemetry.rollUpAndPrune(config.telemetry().rawRetention().dividedBy(2), config.offlineAfter(),
         config.telemetry().rawRetention(), config.telemetry().rollupRetention());
   }

@@ -21,24 +21,30 @@ final class TelemetryRepository {
       VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING""";
   /**
    * Each sample's value holds until the next sample, for at most $2 seconds (a host silent longer
-   * is offline: that time is unknown, not zero); the pieces are cut at hour boundaries. Only
-   * completed hours of the last $1 seconds are written, each from all of its pieces, so a rerun writes the
-   * same figures.
+   * is offline: that time is unknown, not zero); the pieces are cut at hour boundaries. The hours
+   * written are those completed (a minute ago, so no heartbeat of the hour is still committing)
+   * after the last one written, and at most $1 seconds back; each is written whole from all of its
+   * pieces, so a rerun writes the same figures.
    */
   private static final String PIECES = """
-      WITH s AS (
-        SELECT *, least(coalesce(lead(at) OVER w, at), at + make_interval(secs => $2)) AS until
-        FROM %1$s WHERE at >= date_trunc('hour', now()) - make_interval(secs => $1 + $2)
-        WINDOW w AS (PARTITION BY %2$s ORDER BY at)),
+      WITH win AS (
+        SELECT greatest(date_trunc('hour', now()) - make_interval(secs => $1),
+                        (SELECT max(hour) + interval '1 hour' FROM %3$s)) AS start,
+               date_trunc('hour', now() - interval '1 minute') AS stop),
+      s AS (
+        SELECT x.*, least(coalesce(lead(x.at) OVER w, x.at), x.at + make_interval(secs => $2)) AS until
+        FROM %1$s x, win WHERE x.at >= win.start - make_interval(secs => $2)
+        WINDOW w AS (PARTITION BY %2$s ORDER BY x.at)),
       pieces AS (
         SELECT s.*, h.hour, date_trunc('hour', s.at) = h.hour AS own,
                greatest(0, extract(epoch FROM least(s.until, h.hour + interval '1 hour') - greatest(s.at, h.hour)))
                  :: double precision AS secs
         FROM s CROSS JOIN LATERAL (VALUES (date_trunc('hour', s.at)), (date_trunc('hour', s.at) + interval '1 hour'))
-          AS h (hour)
-        WHERE h.hour >= date_trunc('hour', now()) - make_interval(secs => $1) AND h.hour < date_trunc('hour', now()))
+          AS h (hour), win
+        WHERE h.hour >= win.start AND h.hour < win.stop)
       """;
-  private static final String ROLL_UP_HOSTS = PIECES.formatted("host_samples", "host_id") + """
+  private static final String ROLL_UP_HOSTS = PIECES.formatted("host_samples", "x.host_id", "host_telemetry_hourly")
+      + """
       INSERT INTO host_telemetry_hourly (host_id, hour, samples, measured_samples, covered_seconds, power_w_avg,
                                          energy_wh, disk_free_gb_min, rtt_ms_avg)
       SELECT host_id, hour, count(*) FILTER (WHERE own), count(*) FILTER (WHERE own AND power_source = 'measured'),
@@ -50,7 +56,8 @@ final class TelemetryRepository {
         measured_samples = EXCLUDED.measured_samples, covered_seconds = EXCLUDED.covered_seconds,
         power_w_avg = EXCLUDED.power_w_avg, energy_wh = EXCLUDED.energy_wh,
         disk_free_gb_min = EXCLUDED.disk_free_gb_min, rtt_ms_avg = EXCLUDED.rtt_ms_avg""";
-  private static final String ROLL_UP_GPUS = PIECES.formatted("gpu_samples", "host_id, gpu_index") + """
+  private static final String ROLL_UP_GPUS = PIECES.formatted("gpu_samples", "x.host_id, x.gpu_index",
+      "gpu_telemetry_hourly") + """
       INSERT INTO gpu_telemetry_hourly (host_id, gpu_index, hour, samples, covered_seconds, temperature_min_c,
                                         temperature_avg_c, temperature_max_c, power_draw_w_avg, energy_wh,
                                         utilization_avg_pct)
@@ -92,8 +99,9 @@ final class TelemetryRepository {
   }
 
   /**
-   * Rolls the completed hours of the last {@code lookback} up (rewriting them whole), each
-   * sample holding for at most {@code maxGap}; then prunes what is older than the retentions.
+   * Rolls the hours completed since the last run up (at most {@code lookback} back, so a job that
+   * was down catches up), each sample holding for at most {@code maxGap}; then prunes what is
+   * older than the retentions.
    */
   Future<Void> rollUpAndPrune(Duration lookback, Duration maxGap, Duration raw, Duration hourly) {
     return pool.withTransaction(tx -> {

@@ -103,6 +103,16 @@ class TelemetryTest {
     assertEquals(hostHours, rows(node, "SELECT samples, measured_samples, covered_seconds, round(power_w_avg::numeric, 3),"
         + " round(energy_wh::numeric, 4), disk_free_gb_min, rtt_ms_avg FROM host_telemetry_hourly WHERE host_id = '" + host
         + "' AND hour >= " + H + " ORDER BY hour"), "a rerun changes nothing");
+    // a run that missed the last hour (as if the job had been down) writes it again, the same
+    node.sql("DELETE FROM host_telemetry_hourly WHERE hour = " + H + " + interval '1 hour'");
+    node.sql("DELETE FROM gpu_telemetry_hourly WHERE hour = " + H + " + interval '1 hour'");
+    runRollup(node);
+    assertEquals(gpuHours, rows(node, "SELECT samples, covered_seconds, temperature_min_c, temperature_avg_c,"
+        + " temperature_max_c, round(power_draw_w_avg::numeric, 3), round(energy_wh::numeric, 4), utilization_avg_pct"
+        + " FROM gpu_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + H + " ORDER BY hour"));
+    assertEquals(hostHours.get(1), rows(node, "SELECT samples, measured_samples, covered_seconds,"
+        + " round(power_w_avg::numeric, 3), round(energy_wh::numeric, 4), disk_free_gb_min, rtt_ms_avg"
+        + " FROM host_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + H + " ORDER BY hour").get(1));
     assertEquals(6, count(node, "host_samples WHERE host_id = '" + host + "'"), "only the 49 h old sample is gone");
     assertEquals(6, count(node, "gpu_samples WHERE host_id = '" + host + "'"));
     assertEquals(0, count(node, "host_samples WHERE at < now() - interval '48 hours'"));

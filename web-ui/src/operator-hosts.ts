@@ -9,19 +9,48 @@ export interface Site {
   country: string;
 }
 
+export type GpuHealthStatus = 'healthy' | 'degraded' | 'faulty';
+
+/** A GPU's latest sample (from the last heartbeat). */
+export interface GpuSample {
+  at: string;
+  temperature_c: number | null;
+  power_draw_w: number | null;
+  utilization_pct: number | null;
+  memory_used_mib: number | null;
+  ecc_uncorrected: number | null;
+  remapped_rows_failure: boolean | null;
+}
+
+/** The host's latest sample (from the last heartbeat). */
+export interface HostSample {
+  at: string;
+  power_w: number | null;
+  power_source: 'measured' | 'estimated' | null;
+  disk_free_gb: number | null;
+  disk_health: 'passed' | 'failed' | null;
+  load_1m: number | null;
+  rtt_ms: number | null;
+}
+
 export interface HostGpu {
   index: number;
   uuid: string | null;
   nvidia_smi_name: string | null;
   model: string | null;
   vram_gb: number;
+  health: { status: GpuHealthStatus; reason: string | null; since: string | null };
+  telemetry: GpuSample | null;
 }
 
 export interface Host {
   id: string;
   name: string;
   site_id: string;
-  status: 'enrolling' | 'pending' | 'active' | 'offline' | 'deactivated' | 'maintenance';
+  status: 'enrolling' | 'pending' | 'active' | 'degraded' | 'offline' | 'deactivated' | 'maintenance';
+  /** Why the host is (or was last) degraded. */
+  health_reason: string | null;
+  telemetry: HostSample | null;
   public_address: string | null;
   created_at: string;
   enrolled_at: string | null;
@@ -47,6 +76,10 @@ export function listSites(signal?: AbortSignal): Promise<{ data: Site[] }> {
 
 export function createSite(me: Me, site: Omit<Site, 'id'>): Promise<Site> {
   return postJson('/api/v1/operator/sites', site, { headers: csrfHeaders(me) });
+}
+
+export function getHost(id: string, signal?: AbortSignal): Promise<Host> {
+  return getJson(`/api/v1/operator/hosts/${encodeURIComponent(id)}`, { signal, cache: 'no-store' });
 }
 
 export function listHosts(signal?: AbortSignal): Promise<{ data: Host[]; next_cursor: string | null }> {
@@ -80,5 +113,5 @@ export function canActivate(host: Host): boolean {
 }
 
 export function canDeactivate(host: Host): boolean {
-  return host.status === 'active' || host.status === 'offline';
+  return host.status === 'active' || host.status === 'degraded' || host.status === 'offline';
 }

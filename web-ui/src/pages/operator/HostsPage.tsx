@@ -14,6 +14,7 @@ import {
 } from '../../operator-hosts';
 import type { Me } from '../../session';
 import { EnrolForm } from './EnrolForm';
+import { CurrentTelemetry, GpuHealthSummary } from './host/HostHealth';
 import { SecretPanel } from './SecretPanel';
 
 export function HostsPage({ me }: { me: Me }) {
@@ -108,6 +109,8 @@ export function HostsPage({ me }: { me: Me }) {
                 <th scope="col">Host</th>
                 <th scope="col">Status</th>
                 <th scope="col">GPUs</th>
+                <th scope="col">GPU health</th>
+                <th scope="col">Telemetry</th>
                 <th scope="col">Last heartbeat</th>
                 <th scope="col">Actions</th>
               </tr>
@@ -149,17 +152,26 @@ function HostRow({ host, me, busy, onAct }: HostRowProps) {
   return (
     <tr id={`host-${host.id}`} data-status={host.status}>
       <th scope="row">
-        {host.name}
+        <a href={`/operator/hosts/${encodeURIComponent(host.id)}`} id={`open-${host.id}`}>
+          {host.name}
+        </a>
         <span class="host-id muted">{host.id}</span>
       </th>
       <td>
         <span class={`host-status host-status--${host.status}`}>{host.status}</span>
+        {host.status === 'degraded' && host.health_reason && <span class="host-warning">{host.health_reason}</span>}
       </td>
       <td>
         {gpus}
         {host.unknown_gpu_names.length > 0 && (
           <span class="host-warning">Unknown GPU: {host.unknown_gpu_names.join(', ')}</span>
         )}
+      </td>
+      <td>
+        <GpuHealthSummary host={host} />
+      </td>
+      <td>
+        <CurrentTelemetry host={host} compact />
       </td>
       <td>{host.last_heartbeat_at ? formatDateTime(host.last_heartbeat_at) : '—'}</td>
       <td>

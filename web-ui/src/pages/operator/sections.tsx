@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { Me } from '../../session';
+import { HostPage } from './host/HostPage';
 import { HostsPage } from './HostsPage';
 import { AccountsPage } from './admin/AccountsPage';
 import { LedgerPage } from './admin/LedgerPage';
@@ -20,7 +21,14 @@ export interface OperatorSection {
 }
 
 export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
-  { slug: 'hosts', label: 'Hosts', render: (me) => <HostsPage me={me} /> },
+  {
+    slug: 'hosts',
+    label: 'Hosts',
+    render: (me, rest) => {
+      const host = /^\/(host_[A-Za-z0-9_]+)$/.exec(rest);
+      return host?.[1] ? <HostPage hostId={host[1]} /> : <HostsPage me={me} />;
+    },
+  },
   { slug: 'accounts', label: 'Accounts', render: (me) => <AccountsPage me={me} /> },
   { slug: 'reservations', label: 'Reservations', render: (me) => <ReservationsAdminPage me={me} /> },
   { slug: 'ledger', label: 'Ledger', render: () => <LedgerPage /> },

@@ -15,13 +15,13 @@ import java.util.Optional;
 public final class CatalogRepository {
   /**
    * Every offer matching the SQL-side filters, with the GPUs of its host that no active booking
-   * holds at any time in [$1, $2). Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM,
+   * holds at any time in [$1, $2) and that are healthy (degraded and faulty GPUs are not bookable). Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM,
    * $5 region, $6 site (id or name), $7 interconnect, $8 max base price, $9 offer id.
    */
   private static final String OFFERS = """
       WITH busy AS (SELECT DISTINCT gpu_id FROM booked_gpus_view WHERE period && tstzrange($1, $2)),
       host_gpus AS (SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
-                           (count(*) FILTER (WHERE busy.gpu_id IS NULL)) :: integer AS free
+                           (count(*) FILTER (WHERE busy.gpu_id IS NULL AND g.health = 'healthy')) :: integer AS free
                     FROM fleet_gpus_view g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
       SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
              h.site_name AS site, h.region, h.country,
@@ -46,7 +46,8 @@ public final class CatalogRepository {
         AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
         AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)""";
   private static final String TIMELINE = """
-      SELECT n, (SELECT count(*) FROM fleet_gpus_view g WHERE g.host_id = o.host_id AND NOT EXISTS (
+      SELECT n, (SELECT count(*) FROM fleet_gpus_view g WHERE g.host_id = o.host_id AND g.health = 'healthy'
+               AND NOT EXISTS (
                  SELECT 1 FROM booked_gpus_view r WHERE r.gpu_id = g.id
                    AND r.period && tstzrange($2::timestamptz + n * interval '1 hour',
                                               $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free

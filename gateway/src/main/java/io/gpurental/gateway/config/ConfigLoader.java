@@ -157,6 +157,7 @@ public final class ConfigLoader {
             Duration.ofSeconds(s.intBetween("events.credential_recheck_seconds", 1, 3_600))),
         new FleetConfig(Duration.ofSeconds(s.intBetween("fleet.heartbeat_interval_seconds", 1, 3600)),
             s.intBetween("fleet.offline_after_missed", 1, 1000),
+            FleetHealthSettings.health(s), FleetHealthSettings.telemetry(s),
             Duration.ofMinutes(s.intBetween("fleet.ready_deadline_minutes", 0, 24 * 60)),
             Duration.ofMinutes(s.intBetween("fleet.failure_grace_minutes", 1, 24 * 60))));
   }

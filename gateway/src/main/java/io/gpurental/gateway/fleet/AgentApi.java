@@ -27,15 +27,17 @@ final class AgentApi {
   private final DesiredStateWaits waits;
   private final AgentFleet fleet;
   private final FleetConfig config;
+  private final Heartbeats heartbeats;
 
   AgentApi(Vertx vertx, HostRepository hosts, InstanceRepository instances, DesiredStateWaits waits, AgentFleet fleet,
-      FleetConfig config) {
+      FleetConfig config, Heartbeats heartbeats) {
     this.vertx = vertx;
     this.hosts = hosts;
     this.instances = instances;
     this.waits = waits;
     this.fleet = fleet;
     this.config = config;
+    this.heartbeats = heartbeats;
   }
 
   void bind(RouterBuilder api) {
@@ -58,15 +60,8 @@ final class AgentApi {
   private void heartbeat(RoutingContext ctx) {
     String hostId = Principal.required(ctx).hostId();
     JsonObject body = ctx.body().asJsonObject();
-    hosts.heartbeat(hostId, body.getString("agent_version"), body.getJsonObject("telemetry"))
-        .compose(back -> {
-          if (!back) {
-            return Future.succeededFuture();
-          }
-          HostChanges.publish(vertx, hostId, HostLifecycle.ACTIVE);
-          // the instances it runs are served again; their credits are not the agent's problem
-          return fleet.hostBack(hostId, java.time.Instant.now()).recover(e -> Future.succeededFuture());
-        })
+    JsonObject raw = body.getJsonObject("telemetry");
+    heartbeats.record(hostId, body.getString("agent_version"), raw, Telemetry.of(raw))
         .compose(v -> hosts.desiredVersion(hostId))
         .onSuccess(version -> ctx.json(new JsonObject()
             .put("heartbeat_interval_seconds", config.heartbeatInterval().toSeconds()).put("desired_version", version)))

@@ -131,6 +131,28 @@ public final class AgentFleet implements Fleet {
     return Optional.ofNullable(started.get(reservationId)).orElse(registered);
   }
 
+  /**
+   * A GPU of the host changed health: the instances running on it are interrupted when it turned
+   * faulty and resumed when it is healthy again after being faulty (a degraded GPU still serves).
+   */
+  Future<Void> gpuHealthChanged(String hostId, HealthRepository.GpuChange change) {
+    boolean faulty = GpuHealth.FAULTY.equals(change.to());
+    boolean recovered = GpuHealth.FAULTY.equals(change.from()) && GpuHealth.HEALTHY.equals(change.to());
+    if (!faulty && !recovered) {
+      return Future.succeededFuture();
+    }
+    return instances.runningOn(hostId, change.index()).compose(ids -> Future.all(ids.stream().map(id -> {
+      InstanceEvents events = Optional.ofNullable(started.get(id)).orElse(registered);
+      if (events == null) {
+        LOG.warn("GPU {} of host {} is {}, but nothing listens for instance events", change.index(), hostId,
+            change.to());
+        return Future.succeededFuture();
+      }
+      return faulty ? events.interrupted(id, "gpu faulty: GPU " + change.index() + ", " + change.reason(),
+          change.since()) : events.resumed(id, change.since());
+    }).toList())).mapEmpty();
+  }
+
   /** A Unix user name of its own per instance: lower case, at most 32 characters. */
   static String unixUser(String reservationId) {
     return "rsv_" + Hashes.sha256Hex(reservationId).substring(0, 16);

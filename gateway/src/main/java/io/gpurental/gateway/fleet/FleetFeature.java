@@ -15,11 +15,14 @@ import io.vertx.sqlclient.Pool;
 public final class FleetFeature implements Feature {
   /** The cluster-singleton job that marks silent hosts offline. */
   public static final String MARK_OFFLINE = "fleet.mark-offline";
+  /** The cluster-singleton job that rolls telemetry up into hours and prunes old samples and roll-ups. */
+  public static final String TELEMETRY_ROLLUP = "fleet.telemetry-rollup";
   private final FleetConfig config;
   private final HostRepository hosts;
   private final AgentFleet fleet;
   private final Hosts operatorHosts;
   private final AgentApi api;
+  private final TelemetryRepository telemetry;
 
   /** {@code others} starts instances on hosts no agent enrolled (nothing can: {@link NoHostAgents}). */
   public FleetFeature(Vertx vertx, Pool pool, FleetConfig config, Fleet others) {
@@ -28,8 +31,10 @@ public final class FleetFeature implements Feature {
     InstanceRepository instances = new InstanceRepository(pool);
     DesiredStateWaits waits = new DesiredStateWaits(vertx, instances);
     this.fleet = new AgentFleet(instances, waits, others);
-    this.operatorHosts = new Hosts(vertx, hosts, fleet);
-    this.api = new AgentApi(vertx, hosts, instances, waits, fleet, config);
+    this.operatorHosts = new Hosts(vertx, hosts, fleet, new TelemetryReads(pool, config.telemetry().rawRetention()));
+    this.api = new AgentApi(vertx, hosts, instances, waits, fleet, config,
+        new Heartbeats(vertx, pool, fleet, config.health()));
+    this.telemetry = new TelemetryRepository(pool);
   }
 
   /** The port reservations start and stop instances through. */
@@ -50,6 +55,17 @@ public final class FleetFeature implements Feature {
   /** One run of {@link #MARK_OFFLINE}. */
   public Future<Void> markOffline() {
     return operatorHosts.markOffline(config.offlineAfter());
+  }
+
+  /** One run of {@link #TELEMETRY_ROLLUP}; every {@link #telemetryRollupEvery()}. */
+  public Future<Void> rollUpTelemetry() {
+    // catching up at most half the raw retention back, so an hour is only ever written from all its samples
+    return telemetry.rollUpAndPrune(config.telemetry().rawRetention().dividedBy(2), config.offlineAfter(),
+        config.telemetry().rawRetention(), config.telemetry().rollupRetention());
+  }
+
+  public java.time.Duration telemetryRollupEvery() {
+    return config.telemetry().rollupEvery();
   }
 
   @Override

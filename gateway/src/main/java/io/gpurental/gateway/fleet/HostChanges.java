@@ -4,7 +4,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The clustered event-bus address on which the fleet announces every host status change, so
+ * The clustered event-bus address on which the fleet announces every host status change and
+ * every GPU health change, so
  * that every node can drop what it derived from the old status (the catalog's cached searches).
  */
 public final class HostChanges {
@@ -14,5 +15,11 @@ public final class HostChanges {
 
   static void publish(Vertx vertx, String hostId, String status) {
     vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("status", status));
+  }
+
+  /** A GPU of the host changed health ({@code gpu_index}, {@code health}: healthy, degraded or faulty). */
+  static void publishGpu(Vertx vertx, String hostId, int index, String health) {
+    vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("gpu_index", index)
+        .put("health", health));
   }
 }

@@ -14,6 +14,7 @@ public final class HostLifecycle {
   public static final String ENROLLING = "enrolling";
   public static final String PENDING = "pending";
   public static final String ACTIVE = "active";
+  public static final String DEGRADED = "degraded";
   public static final String OFFLINE = "offline";
   public static final String DEACTIVATED = "deactivated";
 
@@ -21,7 +22,8 @@ public final class HostLifecycle {
   private static final Map<String, Set<String>> MOVES = Map.of(
       ENROLLING, Set.of(PENDING),                  // the agent enrolled with the one-time token
       PENDING, Set.of(ACTIVE),                     // the operator activated it
-      ACTIVE, Set.of(OFFLINE, DEACTIVATED),        // heartbeats stopped; the operator took it out
+      ACTIVE, Set.of(OFFLINE, DEACTIVATED, DEGRADED), // heartbeats stopped; the operator took it out; a health rule
+      DEGRADED, Set.of(ACTIVE, OFFLINE, DEACTIVATED), // clean for the clean period; heartbeats stopped; taken out
       OFFLINE, Set.of(ACTIVE, DEACTIVATED),        // heartbeats resumed; the operator took it out
       DEACTIVATED, Set.of(ACTIVE));                // the operator brought it back
 

@@ -171,10 +171,10 @@ final class HostRepository {
         .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
   }
 
-  /** Records the heartbeat; true when it brought an offline host back to active. */
-  Future<Boolean> heartbeat(String hostId, String agentVersion, JsonObject telemetry) {
-    return pool.withTransaction(tx -> tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, agentVersion, telemetry))
-        .compose(v -> moved(tx, hostId, List.of(HostLifecycle.OFFLINE), HostLifecycle.ACTIVE)));
+  /** Records the heartbeat in {@code tx}; true when it brought an offline host back to active. */
+  static Future<Boolean> heartbeat(SqlClient tx, String hostId, String agentVersion, JsonObject telemetry) {
+    return tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, agentVersion, telemetry))
+        .compose(v -> moved(tx, hostId, List.of(HostLifecycle.OFFLINE), HostLifecycle.ACTIVE));
   }
 
   Future<Long> desiredVersion(String hostId) {
@@ -182,9 +182,9 @@ final class HostRepository {
         .map(rows -> rows.iterator().next().getLong(0));
   }
 
-  /** Active hosts silent for longer than {@code silence} become offline; answers their ids. */
+  /** Active (or degraded) hosts silent for longer than {@code silence} become offline; answers their ids. */
   Future<List<String>> markOffline(Duration silence) {
-    String[] from = {HostLifecycle.ACTIVE};
+    String[] from = {HostLifecycle.ACTIVE, HostLifecycle.DEGRADED};
     return pool.preparedQuery(MARK_OFFLINE).execute(Tuple.of(from, (int) silence.toSeconds()))
         .map(rows -> {
           List<String> ids = new java.util.ArrayList<>();

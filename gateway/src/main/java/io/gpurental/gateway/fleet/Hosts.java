@@ -30,7 +30,14 @@ public final class Hosts {
              array(SELECT g.uuid FROM gpus g WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_uuid,
              array(SELECT g.nvidia_smi_name FROM gpus g WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_name,
              array(SELECT g.model FROM gpus g WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_model,
-             array(SELECT g.vram_gb FROM gpus g WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_vram
+             array(SELECT g.vram_gb FROM gpus g WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_vram,
+             array(SELECT coalesce(gh.status, 'healthy') FROM gpus g LEFT JOIN gpu_health gh ON gh.gpu_id = g.id
+                   WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_health,
+             array(SELECT gh.reason FROM gpus g LEFT JOIN gpu_health gh ON gh.gpu_id = g.id
+                   WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_health_reason,
+             array(SELECT gh.since FROM gpus g LEFT JOIN gpu_health gh ON gh.gpu_id = g.id
+                   WHERE g.host_id = h.id ORDER BY g.idx) AS gpu_health_since,
+             h.health_reason
       FROM hosts h LEFT JOIN host_heartbeats b ON b.host_id = h.id LEFT JOIN host_facts f ON f.host_id = h.id
       WHERE ($1::text IS NULL OR h.id = $1) AND ($2::timestamptz IS NULL OR (h.created_at, h.id) < ($2, $3))
       ORDER BY h.created_at DESC, h.id DESC LIMIT $4""";
@@ -39,25 +46,37 @@ public final class Hosts {
       FROM hosts h LEFT JOIN gpus g ON g.host_id = h.id WHERE h.id = $1
       GROUP BY h.site_id, h.cpu_cores, h.ram_gb, h.nvme_gb""";
   private static final List<String> OPERATOR_ACTIVATES_FROM = List.of(HostLifecycle.PENDING, HostLifecycle.DEACTIVATED);
-  private static final List<String> OPERATOR_DEACTIVATES_FROM = List.of(HostLifecycle.ACTIVE, HostLifecycle.OFFLINE);
+  private static final List<String> OPERATOR_DEACTIVATES_FROM = List.of(HostLifecycle.ACTIVE, HostLifecycle.DEGRADED,
+      HostLifecycle.OFFLINE);
 
   private final Vertx vertx;
   private final HostRepository repository;
   private final AgentFleet instances;
+  private final TelemetryReads telemetry;
 
-  Hosts(Vertx vertx, HostRepository repository, AgentFleet instances) {
+  Hosts(Vertx vertx, HostRepository repository, AgentFleet instances, TelemetryReads telemetry) {
     this.vertx = vertx;
     this.repository = repository;
     this.instances = instances;
+    this.telemetry = telemetry;
+  }
+
+  /** The hosts' telemetry: the latest samples and series for charts. */
+  public TelemetryReads telemetry() {
+    return telemetry;
   }
 
   /** A host as the operator sees it. */
   public record Host(String id, String name, String siteId, String status, String publicAddress,
       OffsetDateTime createdAt, OffsetDateTime enrolledAt, OffsetDateTime lastHeartbeatAt, String agentVersion,
-      String credentialPrefix, JsonObject facts, List<Gpu> gpus) {}
+      String credentialPrefix, JsonObject facts, List<Gpu> gpus, String healthReason) {}
 
-  /** A GPU with the name nvidia-smi gives it and the model it is recognised as (null: unknown). */
-  public record Gpu(int index, String uuid, String nvidiaSmiName, String model, int vramGb) {}
+  /**
+   * A GPU with the name nvidia-smi gives it, the model it is recognised as (null: unknown) and
+   * its health (healthy, degraded or faulty; why, and since when).
+   */
+  public record Gpu(int index, String uuid, String nvidiaSmiName, String model, int vramGb, String health,
+      String healthReason, OffsetDateTime healthSince) {}
 
   /** What the catalog needs to make the host's offer. */
   public record ActivationFacts(String hostId, String siteId, String gpuModel, int gpuCount, int cpuCores, int ramGb,
@@ -204,12 +223,14 @@ public final class Hosts {
     List<Gpu> gpus = new ArrayList<>();
     for (int i = 0; i < idx.length; i++) {
       gpus.add(new Gpu(idx[i], row.getArrayOfStrings("gpu_uuid")[i], row.getArrayOfStrings("gpu_name")[i],
-          row.getArrayOfStrings("gpu_model")[i], row.getArrayOfIntegers("gpu_vram")[i]));
+          row.getArrayOfStrings("gpu_model")[i], row.getArrayOfIntegers("gpu_vram")[i],
+          row.getArrayOfStrings("gpu_health")[i], row.getArrayOfStrings("gpu_health_reason")[i],
+          row.getArrayOfOffsetDateTimes("gpu_health_since")[i]));
     }
     Object facts = row.getValue("facts");
     return new Host(row.getString("id"), row.getString("name"), row.getString("site_id"), row.getString("status"),
         row.getString("public_address"), row.getOffsetDateTime("created_at"), row.getOffsetDateTime("enrolled_at"),
         row.getOffsetDateTime("last_at"), row.getString("agent_version"), row.getString("credential"),
-        facts instanceof JsonObject json ? json : null, gpus);
+        facts instanceof JsonObject json ? json : null, gpus, row.getString("health_reason"));
   }
 }

@@ -47,6 +47,10 @@ final class InstanceRepository {
              running_at = CASE WHEN $2 = 'running' THEN coalesce(running_at, now()) ELSE running_at END
       WHERE reservation_id = $1""";
 
+  private static final String RUNNING_ON_GPU = """
+      SELECT reservation_id FROM instances
+      WHERE host_id = $1 AND desired AND state = 'running' AND $2 = ANY (gpu_indexes) ORDER BY reservation_id""";
+
   private final Pool pool;
 
   InstanceRepository(Pool pool) {
@@ -62,6 +66,15 @@ final class InstanceRepository {
   }
 
   /** No longer wants the instance; the host id when it was wanted on an agent's host. */
+  /** The wanted instances the agent reported running on the host's GPU {@code index}. */
+  Future<List<String>> runningOn(String hostId, int index) {
+    return pool.preparedQuery(RUNNING_ON_GPU).execute(Tuple.of(hostId, index)).map(rows -> {
+      List<String> ids = new ArrayList<>();
+      rows.forEach(row -> ids.add(row.getString(0)));
+      return ids;
+    });
+  }
+
   Future<Optional<String>> undesire(String reservationId) {
     return pool.withTransaction(tx -> tx.preparedQuery(UNDESIRE).execute(Tuple.of(reservationId))
         .compose(rows -> bumped(tx, rows)));

@@ -4,6 +4,7 @@ import io.gpurental.gateway.auth.Principal;
 import io.gpurental.gateway.catalog.GpuModels;
 import io.gpurental.gateway.catalog.Offers;
 import io.gpurental.gateway.fleet.Hosts;
+import io.gpurental.gateway.fleet.TelemetryReads;
 import io.gpurental.gateway.platform.Page;
 import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.NotFound;
@@ -54,6 +55,7 @@ final class HostsApi {
         .onSuccess(credential -> ctx.json(new JsonObject().put("credential", credential)))
         .onFailure(ctx::fail));
     api.getRoute("mapGpuName").addHandler(this::mapGpuName);
+    api.getRoute("getHostTelemetry").addHandler(ctx -> TelemetryJson.series(ctx, hosts));
   }
 
   private void createSite(RoutingContext ctx) {
@@ -70,7 +72,7 @@ final class HostsApi {
     JsonObject body = ctx.body().asJsonObject();
     hosts.createHost(body.getString("site_id"), body.getString("name").trim(), body.getString("public_address"),
             actor(ctx))
-        .compose(enrolment -> hosts.get(enrolment.hostId()).map(host -> HostJson.of(host.orElseThrow(), List.of())
+        .compose(enrolment -> hosts.get(enrolment.hostId()).map(host -> HostJson.of(host.orElseThrow(), List.of(), null)
             .put("enrollment_token", enrolment.enrollmentToken())
             .put("enrollment_token_expires_at", enrolment.expiresAt().toInstant().toString())
             .put("agent_command", "java -jar gpu-host-agent.jar --gateway " + publicBase
@@ -84,8 +86,9 @@ final class HostsApi {
     Optional<Page.Position> after = Optional.ofNullable(ctx.request().getParam("cursor")).map(Page::decode);
     hosts.list(after, limit)
         .compose(list -> offers.ofHosts(list.stream().map(Hosts.Host::id).toList())
-            .map(ids -> Page.of(list, limit, host -> HostJson.of(host, ids.getOrDefault(host.id(), List.of())),
-                host -> Page.encode(host.createdAt(), host.id()))))
+            .compose(ids -> hosts.telemetry().latest(list.stream().map(Hosts.Host::id).toList())
+                .map(latest -> Page.of(list, limit, host -> HostJson.of(host, ids.getOrDefault(host.id(), List.of()),
+                    latest.get(host.id())), host -> Page.encode(host.createdAt(), host.id())))))
         .onSuccess(ctx::json)
         .onFailure(ctx::fail);
   }
@@ -128,8 +131,8 @@ final class HostsApi {
       if (found.isEmpty()) {
         return Future.failedFuture(new NotFound("There is no host " + hostId + "."));
       }
-      return offers.ofHosts(List.of(hostId))
-          .map(ids -> HostJson.of(found.get(), ids.getOrDefault(hostId, List.of())));
+      return offers.ofHosts(List.of(hostId)).compose(ids -> hosts.telemetry().latest(List.of(hostId))
+          .map(latest -> HostJson.of(found.get(), ids.getOrDefault(hostId, List.of()), latest.get(hostId))));
     }).onSuccess(json -> ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
         .end(json.encode())).onFailure(ctx::fail);
   }
@@ -146,18 +149,24 @@ final class HostsApi {
   static final class HostJson {
     private HostJson() {}
 
-    static JsonObject of(Hosts.Host host, List<String> offerIds) {
+    /** {@code latest}: the host's latest heartbeat telemetry, null before the first. */
+    static JsonObject of(Hosts.Host host, List<String> offerIds, TelemetryReads.Latest latest) {
       JsonArray gpus = new JsonArray();
       JsonArray unknown = new JsonArray();
       for (Hosts.Gpu gpu : host.gpus()) {
         gpus.add(new JsonObject().put("index", gpu.index()).put("uuid", gpu.uuid())
-            .put("nvidia_smi_name", gpu.nvidiaSmiName()).put("model", gpu.model()).put("vram_gb", gpu.vramGb()));
+            .put("nvidia_smi_name", gpu.nvidiaSmiName()).put("model", gpu.model()).put("vram_gb", gpu.vramGb())
+            .put("health", new JsonObject().put("status", gpu.health()).put("reason", gpu.healthReason())
+                .put("since", time(gpu.healthSince())))
+            .put("telemetry", TelemetryJson.latestGpu(latest, gpu.index())));
         if (gpu.model() == null && !unknown.contains(gpu.nvidiaSmiName())) {
           unknown.add(gpu.nvidiaSmiName());
         }
       }
       return new JsonObject().put("id", host.id()).put("name", host.name()).put("site_id", host.siteId())
-          .put("status", host.status()).put("public_address", host.publicAddress())
+          .put("status", host.status()).put("health_reason", host.healthReason())
+          .put("telemetry", latest == null ? null : TelemetryJson.host(latest.host()))
+          .put("public_address", host.publicAddress())
           .put("created_at", time(host.createdAt())).put("enrolled_at", time(host.enrolledAt()))
           .put("last_heartbeat_at", time(host.lastHeartbeatAt())).put("agent_version", host.agentVersion())
           .put("credential_prefix", host.credentialPrefix()).put("facts", host.facts())

@@ -17,14 +17,14 @@ import java.util.Optional;
 final class ReservationGpuRepository {
   private static final String FREE_GPUS = """
       SELECT g.gpu_id FROM host_gpus_view g
-      WHERE g.host_id = $1 AND g.host_status = 'active' AND NOT EXISTS (
+      WHERE g.host_id = $1 AND g.host_status = 'active' AND g.health = 'healthy' AND NOT EXISTS (
         SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.gpu_id AND r.active AND r.period && tstzrange($2, $3))
       ORDER BY g.idx LIMIT $4""";
   /** The first start, hour by hour after $2 (up to 14 days), when $3 GPUs are free for $4 hours. */
   private static final String NEXT_FREE_START = """
       SELECT $2::timestamptz + k * interval '1 hour' AS start FROM generate_series(1, 336) AS k
       WHERE (SELECT count(*) FROM host_gpus_view g
-             WHERE g.host_id = $1 AND g.host_status = 'active' AND NOT EXISTS (
+             WHERE g.host_id = $1 AND g.host_status = 'active' AND g.health = 'healthy' AND NOT EXISTS (
                SELECT 1 FROM reservation_gpus r WHERE r.gpu_id = g.gpu_id AND r.active
                  AND r.period && tstzrange($2::timestamptz + k * interval '1 hour',
                                            $2::timestamptz + (k + $4::integer) * interval '1 hour'))) >= $3

@@ -83,6 +83,25 @@ public final class FakeAgent {
         .put("telemetry", new JsonObject().put("disk_free_gb", 3100.5).put("load_1m", 0.42)));
   }
 
+  /** A heartbeat with this telemetry (docs/agent-protocol.md), e.g. from {@link #gpus}. */
+  public HttpResponse<String> heartbeat(JsonObject telemetry) {
+    return send("POST", "/api/v1/agent/heartbeat", new JsonObject().put("agent_version", "0.1.0")
+        .put("sent_at", java.time.Instant.now().toString()).put("telemetry", telemetry));
+  }
+
+  /** Telemetry of a host with {@code disk_free_gb} free and one GPU reading per temperature, all else normal. */
+  public static JsonObject telemetry(double diskFreeGb, double... temperatures) {
+    JsonArray gpus = new JsonArray();
+    for (int i = 0; i < temperatures.length; i++) {
+      gpus.add(new JsonObject().put("index", i).put("uuid", "GPU-" + i + "-3b6c5a1e-test")
+          .put("temperature_c", temperatures[i]).put("power_draw_w", 300.0).put("utilization_pct", 50)
+          .put("memory_used_mib", 1024).put("memory_total_mib", 81559).put("ecc_uncorrected", 0)
+          .put("remapped_rows_failure", false));
+    }
+    return new JsonObject().put("disk_free_gb", diskFreeGb).put("load_1m", 0.42).put("power_w", 1450.0)
+        .put("power_source", "measured").put("disk_health", "passed").put("rtt_ms", 3.5).put("gpus", gpus);
+  }
+
   /** The long poll, answered asynchronously. */
   public CompletableFuture<HttpResponse<String>> desiredState(Long afterVersion, int waitSeconds) {
     String query = "?wait_seconds=" + waitSeconds + (afterVersion == null ? "" : "&after_version=" + afterVersion);

@@ -1,0 +1,63 @@
+package io.gpurental.gateway.fleet;
+
+import io.gpurental.gateway.config.HealthConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A host's heartbeat, in one transaction: the latest heartbeat, an offline host back to active,
+ * the telemetry as samples, and the health rules. After it commits, every host status and GPU
+ * health change is announced cluster-wide ({@link HostChanges}: the catalog drops its cache) and
+ * instances on a GPU that turned faulty (or recovered) are told through their events.
+ */
+final class Heartbeats {
+  private static final Logger LOG = LoggerFactory.getLogger(Heartbeats.class);
+  private final Vertx vertx;
+  private final Pool pool;
+  private final AgentFleet fleet;
+  private final HealthConfig rules;
+
+  Heartbeats(Vertx vertx, Pool pool, AgentFleet fleet, HealthConfig rules) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.fleet = fleet;
+    this.rules = rules;
+  }
+
+  Future<Void> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry) {
+    record Outcome(boolean back, HealthRepository.Changes changes) {}
+    return pool.withTransaction(tx -> HostRepository.heartbeat(tx, hostId, agentVersion, raw)
+            .compose(back -> TelemetryRepository.insert(tx, hostId, telemetry)
+                .compose(v -> HealthRepository.apply(tx, hostId, telemetry, rules))
+                .map(changes -> new Outcome(back, changes))))
+        .compose(outcome -> announce(hostId, outcome.back(), outcome.changes()));
+  }
+
+  private Future<Void> announce(String hostId, boolean back, HealthRepository.Changes changes) {
+    if (back && changes.hostStatus().isEmpty()) {
+      HostChanges.publish(vertx, hostId, HostLifecycle.ACTIVE);
+    }
+    changes.hostStatus().ifPresent(status -> {
+      LOG.info("Host {} is {} by a health rule", hostId, status);
+      HostChanges.publish(vertx, hostId, status);
+    });
+    changes.gpus().forEach(change -> {
+      LOG.info("GPU {} of host {} is {}{}", change.index(), hostId, change.to(),
+          change.reason() == null ? "" : ": " + change.reason());
+      HostChanges.publishGpu(vertx, hostId, change.index(), change.to());
+    });
+    // the change is committed: a listener's failure is logged, not the agent's problem; the
+    // instances a host back from offline runs are served again (their credits)
+    Future<Void> served = back ? fleet.hostBack(hostId, java.time.Instant.now())
+        .onFailure(e -> LOG.error("Instances on host {} were not told it is back", hostId, e))
+        .recover(e -> Future.succeededFuture()) : Future.succeededFuture();
+    return served.compose(v -> Future.all(changes.gpus().stream().map(change -> fleet.gpuHealthChanged(hostId, change)
+        .onFailure(e -> LOG.error("Instances on GPU {} of host {} were not told it is {}", change.index(), hostId,
+            change.to(), e))
+        .recover(e -> Future.succeededFuture())).toList())).mapEmpty();
+  }
+}

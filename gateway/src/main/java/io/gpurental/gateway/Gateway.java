@@ -7,6 +7,7 @@ import io.gpurental.gateway.payments.PaymentsFeature;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.FleetFeature;
 import io.gpurental.gateway.operator.OperatorFeature;
+import io.gpurental.gateway.operator.alerts.AlertsFeature;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.fleet.DemoHosts;
@@ -94,6 +95,7 @@ public final class Gateway {
     this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
     this.metrics = metrics;
     this.jobs = new ClusterJobs(vertx, metrics);
+    jobs.recordOutcomesIn(pool); // the alerts read the reconciler's last outcomes from SQL
   }
 
   /**
@@ -224,6 +226,9 @@ public final class Gateway {
     features.add(payments);
     features.add(fleet);
     features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase));
+    AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts());
+    features.add(alerts);
+    alerts.scheduleJobs(jobs);
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);

@@ -156,7 +156,8 @@ public final class ConfigLoader {
             s.intBetween("events.max_streams_per_node", 1, 1_000_000),
             Duration.ofSeconds(s.intBetween("events.credential_recheck_seconds", 1, 3_600))),
         new FleetConfig(Duration.ofSeconds(s.intBetween("fleet.heartbeat_interval_seconds", 1, 3600)),
-            s.intBetween("fleet.offline_after_missed", 1, 1000)));
+            s.intBetween("fleet.offline_after_missed", 1, 1000)),
+        AlertsSettings.alerts(s));
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */

@@ -6,6 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Me } from '../../session';
 import { HostsPage } from './HostsPage';
+import { IncidentsPage } from './incidents/IncidentsPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -16,6 +17,7 @@ export interface OperatorSection {
 
 export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'hosts', label: 'Hosts', render: (me) => <HostsPage me={me} /> },
+  { slug: 'incidents', label: 'Incidents', render: () => <IncidentsPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

@@ -11,14 +11,18 @@ import java.util.List;
 /**
  * The SQL of notifications: claiming due deliveries (each claim counts an attempt and pushes the
  * next one past a lease, so a node that dies mid-send is retried by another, and two nodes never
- * send the same attempt), and recording each attempt's outcome in the delivery log.
+ * send the same attempt), and recording each attempt's outcome in the delivery log. A resolve
+ * waits while its channel's open notification is still being retried, so receivers get them in order.
  */
 final class DeliveryRepository {
   private static final String CLAIM = """
       WITH claimed AS (
         UPDATE alert_deliveries d SET attempts = d.attempts + 1,
                                       next_attempt_at = now() + $2::bigint * interval '1 millisecond'
-        WHERE d.id IN (SELECT id FROM alert_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
+        WHERE d.id IN (SELECT id FROM alert_deliveries p WHERE status = 'pending' AND next_attempt_at <= now()
+                         AND NOT EXISTS (SELECT 1 FROM alert_deliveries o WHERE p.transition = 'resolved'
+                                           AND o.incident_id = p.incident_id AND o.channel = p.channel
+                                           AND o.transition = 'opened' AND o.status = 'pending')
                        ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING d.id, d.incident_id, d.transition, d.channel, d.attempts)
       SELECT c.id, c.channel, c.attempts, c.incident_id, i.rule, i.target, c.transition,

@@ -14,6 +14,7 @@ import io.vertx.sqlclient.Row;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -81,14 +82,20 @@ class AlertRulesTest {
   @Test
   void theReconcilerFailingThreeRunsInARowOpensAnIncidentAndItsNextSuccessResolvesIt(TestGateway node) {
     // the outcomes are recorded by the cluster job machinery itself
-    node.gateway().jobs().schedule("test.failing", Duration.ofHours(1), () -> Future.failedFuture("boom"));
+    AtomicBoolean failing = new AtomicBoolean(true);
+    node.gateway().jobs().schedule("test.flaky", Duration.ofHours(1),
+        () -> failing.get() ? Future.failedFuture("boom") : Future.succeededFuture());
     for (int i = 0; i < 3; i++) {
-      assertThrows(RuntimeException.class, () -> TestGateway.await(node.gateway().jobs().runNow("test.failing")));
+      assertThrows(RuntimeException.class, () -> TestGateway.await(node.gateway().jobs().runNow("test.flaky")));
     }
-    Row run = node.sql("SELECT consecutive_failures, last_error FROM cluster_job_runs WHERE job = 'test.failing'")
+    Row run = node.sql("SELECT consecutive_failures, last_error FROM cluster_job_runs WHERE job = 'test.flaky'")
         .iterator().next();
     assertEquals(3, run.getInteger(0));
     assertEquals("boom", run.getString(1));
+    failing.set(false);
+    TestGateway.await(node.gateway().jobs().runNow("test.flaky"));
+    assertEquals(0, count(node, "SELECT consecutive_failures FROM cluster_job_runs WHERE job = 'test.flaky'"
+        + " AND last_ok_at IS NOT NULL"), "a success ends the run of failures");
 
     String job = PaymentsFeature.RECONCILE;
     node.sql("INSERT INTO cluster_job_runs (job, last_run_at, last_failed_at, last_error, consecutive_failures)"

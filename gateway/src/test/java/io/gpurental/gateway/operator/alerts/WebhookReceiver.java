@@ -19,7 +19,7 @@ import javax.crypto.spec.SecretKeySpec;
  * A webhook endpoint as an operator would run one: a real HTTP server that verifies the
  * {@code Gateway-Signature} header the way README "Alerts" tells (HMAC-SHA256 of "t.body", constant
  * time compare, at most 5 minutes old) and keeps the verified notifications. For targets it is told
- * to be flaky for, it answers 500 to the first two requests.
+ * to be flaky for, it answers 500 to the first two requests of each opened notification.
  */
 final class WebhookReceiver implements AutoCloseable {
   private final Vertx vertx = Vertx.vertx();
@@ -28,7 +28,7 @@ final class WebhookReceiver implements AutoCloseable {
   private final List<JsonObject> verified = new CopyOnWriteArrayList<>();
   private final AtomicInteger rejected = new AtomicInteger();
   private final Set<String> flakyTargets = ConcurrentHashMap.newKeySet();
-  private final Map<String, AtomicInteger> requestsByTarget = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
 
   WebhookReceiver(String secret) {
     this.secret = secret;
@@ -41,9 +41,9 @@ final class WebhookReceiver implements AutoCloseable {
             return;
           }
           JsonObject notification = new JsonObject(raw);
-          int seen = requestsByTarget.computeIfAbsent(notification.getString("target"), t -> new AtomicInteger())
-              .incrementAndGet();
-          if (flakyTargets.contains(notification.getString("target")) && seen <= 2) {
+          int seen = requests.computeIfAbsent(notification.getString("id"), t -> new AtomicInteger()).incrementAndGet();
+          if (flakyTargets.contains(notification.getString("target")) && "opened".equals(notification.getString("status"))
+              && seen <= 2) {
             request.response().setStatusCode(500).end("try again");
             return;
           }
@@ -60,8 +60,9 @@ final class WebhookReceiver implements AutoCloseable {
     flakyTargets.add(target);
   }
 
-  int requestsFor(String target) {
-    return requestsByTarget.getOrDefault(target, new AtomicInteger()).get();
+  /** The requests (verified, whatever the answer) for one notification: {@code <incident id>.<opened|resolved>}. */
+  int requestsFor(String notificationId) {
+    return requests.getOrDefault(notificationId, new AtomicInteger()).get();
   }
 
   /** The verified notifications about one incident. */

@@ -8,6 +8,10 @@
 --   ledger_problems_view      payments -> operator (ledger problem; the same rows as ledger_problems)
 --   failed_refunds_view       payments -> operator (refund failed)
 --   provisioning_failures_view  reservations -> operator (provisioning failed)
+-- Read when present (the rules are inactive until then; see operator.alerts.AlertRules):
+--   fleet_gpus_view.health    'healthy' | 'degraded' | 'faulty', added by the fleet's GPU health (V11)
+--   ready_deadline_misses_view(reservation_id, host_id, missed_at), to be published with the
+--                             ready-time guarantee's credits (V13)
 
 -- One incident per (rule, target) while its condition holds: the partial unique index is what
 -- keeps two evaluations (two nodes, or a retry) from opening a second one.

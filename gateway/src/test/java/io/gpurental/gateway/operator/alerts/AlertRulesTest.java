@@ -112,6 +112,41 @@ class AlertRulesTest {
   }
 
   @Test
+  void aFailureReportedByTheHostAndAFailedRefundOpenIncidentsThatResolveWhenTheyClear(TestGateway node) {
+    String id = "rsv_alerts" + REFS.incrementAndGet();
+    String host = node.sql("SELECT host_id FROM offers ORDER BY id LIMIT 1").iterator().next().getString(0);
+    node.sql("INSERT INTO accounts (id, display_name) VALUES ('acc_alerts_test', 'Alerts test') ON CONFLICT DO NOTHING");
+    node.sql("INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, quote_id, price,"
+        + " total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method)"
+        + " SELECT '" + id + "', 'acc_alerts_test', o.id, o.host_id, 1, tstzrange(now(), now() + interval '1 hour'),"
+        + " 'failed', 'quo_test', '{}', 1000, 'usd', 'ssh-ed25519 AAAA test', 'SHA256:test', 'checkout'"
+        + " FROM offers o WHERE o.host_id = '" + host + "' LIMIT 1");
+    // what reservations.HostFailures records when the agent reports the instance failed
+    node.sql("INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ('" + id
+        + "', 'provisioning', 'failed', 'host failure: runtime_error; 1 h not delivered, credited $10.00')");
+    node.sql("INSERT INTO payments (id, reservation_id, account_id, kind, amount, currency, status) VALUES ('pay_"
+        + id + "', '" + id + "', 'acc_alerts_test', 'charge', 1000, 'usd', 'pending')");
+    node.sql("INSERT INTO refunds (id, payment_id, amount, currency, reason, status, failure_message) VALUES ('rfd_"
+        + id + "', 'pay_" + id + "', 1000, 'usd', 'downtime_credit', 'failed', 'card expired')");
+
+    TestGateway.await(evaluator(node, List.of()).evaluate());
+    Row provisioning = node.sql("SELECT details->>'host_id', details->>'cause' FROM alert_incidents"
+        + " WHERE rule = 'provisioning_failed' AND target = '" + id + "' AND status = 'open'").iterator().next();
+    assertEquals(host, provisioning.getString(0));
+    assertTrue(provisioning.getString(1).startsWith("host failure: runtime_error"), provisioning.getString(1));
+    assertEquals("card expired", node.sql("SELECT details->>'failure_message' FROM alert_incidents"
+        + " WHERE rule = 'refund_failed' AND target = 'rfd_" + id + "' AND status = 'open'").iterator().next().getString(0));
+
+    node.sql("UPDATE reservation_events SET at = now() - interval '25 hours' WHERE reservation_id = '" + id + "'");
+    node.sql("DELETE FROM refunds WHERE id = 'rfd_" + id + "'");
+    TestGateway.await(evaluator(node, List.of()).evaluate());
+    assertEquals(0, count(node, "SELECT count(*) FROM alert_incidents WHERE target IN ('" + id + "', 'rfd_" + id
+        + "') AND status = 'open'"), "older than alerts.recent_failure_hours, and the refund is no longer failed");
+    assertEquals(2, count(node, "SELECT count(*) FROM alert_incidents WHERE target IN ('" + id + "', 'rfd_" + id
+        + "') AND status = 'resolved'"));
+  }
+
+  @Test
   void everyRuleWhoseViewIsThereRunsItsQuery(TestGateway node) {
     IncidentRepository incidents = new IncidentRepository(node.gateway().pool());
     for (Rule rule : AlertRules.all(node.gateway().config().alerts())) {

@@ -2,7 +2,7 @@
 --
 -- Owners:
 --   operator  alert_incidents, alert_deliveries, alert_delivery_attempts
---   platform  cluster_job_runs (each cluster job's last outcome, written by platform.jobs.ClusterJobs)
+--   platform  cluster_job_runs (the last outcome of watched cluster jobs, written by platform.jobs.ClusterJobs)
 -- Views (read by operator's alert rules):
 --   cluster_job_runs_view     platform -> operator (reconciliation failing)
 --   ledger_problems_view      payments -> operator (ledger problem; the same rows as ledger_problems)
@@ -61,7 +61,7 @@ CREATE TABLE alert_delivery_attempts (
 );
 COMMENT ON TABLE alert_delivery_attempts IS 'owner: operator';
 
--- Each cluster job's last outcome, cluster-wide (whichever node ran it).
+-- A watched cluster job's last outcome, cluster-wide (whichever node ran it).
 CREATE TABLE cluster_job_runs (
   job                   text PRIMARY KEY,
   last_run_at           timestamptz NOT NULL,

@@ -95,7 +95,6 @@ public final class Gateway {
     this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
     this.metrics = metrics;
     this.jobs = new ClusterJobs(vertx, metrics);
-    jobs.recordOutcomesIn(pool); // the alerts read the reconciler's last outcomes from SQL
   }
 
   /**

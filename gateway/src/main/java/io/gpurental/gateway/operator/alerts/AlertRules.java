@@ -27,44 +27,66 @@ final class AlertRules {
 
   static List<Rule> all(AlertsConfig config) {
     long recentSeconds = config.recentFailures().toSeconds();
-    return List.of(
-        always(HOST_OFFLINE, """
-            SELECT id, jsonb_build_object('host_id', id, 'host_name', name, 'site', site_name)::text
-            FROM fleet_hosts_view WHERE status = 'offline'"""),
-        // fleet_gpus_view gains its health column with Fleet II's GPU health (V11)
-        new Rule(GPU_UNHEALTHY, """
-            SELECT id, jsonb_build_object('gpu_id', id, 'host_id', host_id, 'index', idx, 'model', model,
-                                          'health', health)::text
-            FROM fleet_gpus_view WHERE health IN ('degraded', 'faulty')""",
-            Optional.of(columnExists("fleet_gpus_view", "health")), Optional.empty()),
-        new Rule(PROVISIONING_FAILED, """
-            SELECT DISTINCT ON (reservation_id) reservation_id,
-                   jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id, 'failed_at', failed_at,
-                                      'cause', cause)::text
-            FROM provisioning_failures_view WHERE failed_at > now() - $1::bigint * interval '1 second'
-            ORDER BY reservation_id, failed_at DESC""", Optional.empty(), Optional.of(recentSeconds)),
-        // published with the ready-time guarantee's credits (V13): reservation_id, host_id, missed_at
-        new Rule(READY_DEADLINE_MISSED, """
-            SELECT DISTINCT ON (reservation_id) reservation_id,
-                   jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id, 'missed_at', missed_at)::text
-            FROM ready_deadline_misses_view WHERE missed_at > now() - $1::bigint * interval '1 second'
-            ORDER BY reservation_id, missed_at DESC""",
-            Optional.of(viewExists("ready_deadline_misses_view")), Optional.of(recentSeconds)),
-        always(REFUND_FAILED, """
-            SELECT refund_id, jsonb_build_object('refund_id', refund_id, 'payment_id', payment_id,
-                   'reservation_id', reservation_id, 'amount', amount, 'currency', currency, 'reason', reason,
-                   'failure_message', failure_message)::text
-            FROM failed_refunds_view"""),
-        // a refund not done is refund_failed's (or the reconciler's) business, not a ledger fault
-        always(LEDGER_PROBLEM, """
-            SELECT DISTINCT problem || ':' || coalesce(ref, ''),
-                   jsonb_build_object('problem', problem, 'ref', ref, 'detail', detail)::text
-            FROM ledger_problems_view WHERE problem <> 'refund_not_done'"""),
-        new Rule(RECONCILIATION_FAILING, """
-            SELECT job, jsonb_build_object('job', job, 'consecutive_failures', consecutive_failures,
-                   'last_error', last_error, 'last_failed_at', last_failed_at, 'last_ok_at', last_ok_at)::text
-            FROM cluster_job_runs_view WHERE job = '%s' AND consecutive_failures >= $1"""
-            .formatted(PaymentsFeature.RECONCILE), Optional.empty(), Optional.of(config.reconciliationFailures())));
+    return List.of(hostOffline(), gpuUnhealthy(), provisioningFailed(recentSeconds), readyDeadlineMissed(recentSeconds),
+        refundFailed(), ledgerProblem(), reconciliationFailing(config.reconciliationFailures()));
+  }
+
+  private static Rule hostOffline() {
+    return always(HOST_OFFLINE, """
+        SELECT id, jsonb_build_object('host_id', id, 'host_name', name, 'site', site_name)::text
+        FROM fleet_hosts_view WHERE status = 'offline'""");
+  }
+
+  /** fleet_gpus_view gains its health column with Fleet II's GPU health (V11); inactive until then. */
+  private static Rule gpuUnhealthy() {
+    return new Rule(GPU_UNHEALTHY, """
+        SELECT id, jsonb_build_object('gpu_id', id, 'host_id', host_id, 'index', idx, 'model', model,
+                                      'health', health)::text
+        FROM fleet_gpus_view WHERE health IN ('degraded', 'faulty')""",
+        Optional.of(columnExists("fleet_gpus_view", "health")), Optional.empty());
+  }
+
+  private static Rule provisioningFailed(long recentSeconds) {
+    return new Rule(PROVISIONING_FAILED, """
+        SELECT DISTINCT ON (reservation_id) reservation_id,
+               jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id, 'failed_at', failed_at,
+                                  'cause', cause)::text
+        FROM provisioning_failures_view WHERE failed_at > now() - $1::bigint * interval '1 second'
+        ORDER BY reservation_id, failed_at DESC""", Optional.empty(), Optional.of(recentSeconds));
+  }
+
+  /** Published with the ready-time guarantee's credits (V13): reservation_id, host_id, missed_at; inactive until then. */
+  private static Rule readyDeadlineMissed(long recentSeconds) {
+    return new Rule(READY_DEADLINE_MISSED, """
+        SELECT DISTINCT ON (reservation_id) reservation_id,
+               jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id, 'missed_at', missed_at)::text
+        FROM ready_deadline_misses_view WHERE missed_at > now() - $1::bigint * interval '1 second'
+        ORDER BY reservation_id, missed_at DESC""",
+        Optional.of(viewExists("ready_deadline_misses_view")), Optional.of(recentSeconds));
+  }
+
+  private static Rule refundFailed() {
+    return always(REFUND_FAILED, """
+        SELECT refund_id, jsonb_build_object('refund_id', refund_id, 'payment_id', payment_id,
+               'reservation_id', reservation_id, 'amount', amount, 'currency', currency, 'reason', reason,
+               'failure_message', failure_message)::text
+        FROM failed_refunds_view""");
+  }
+
+  /** A refund not done is refund_failed's (or the reconciler's) business, not a ledger fault. */
+  private static Rule ledgerProblem() {
+    return always(LEDGER_PROBLEM, """
+        SELECT DISTINCT problem || ':' || coalesce(ref, ''),
+               jsonb_build_object('problem', problem, 'ref', ref, 'detail', detail)::text
+        FROM ledger_problems_view WHERE problem <> 'refund_not_done'""");
+  }
+
+  private static Rule reconciliationFailing(int failuresInARow) {
+    return new Rule(RECONCILIATION_FAILING, """
+        SELECT job, jsonb_build_object('job', job, 'consecutive_failures', consecutive_failures,
+               'last_error', last_error, 'last_failed_at', last_failed_at, 'last_ok_at', last_ok_at)::text
+        FROM cluster_job_runs_view WHERE job = '%s' AND consecutive_failures >= $1"""
+        .formatted(PaymentsFeature.RECONCILE), Optional.empty(), Optional.of(failuresInARow));
   }
 
   private static Rule always(String name, String sql) {

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.operator.alerts;
 
 import io.gpurental.gateway.config.AlertsConfig;
+import io.gpurental.gateway.payments.PaymentsFeature;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
 import io.vertx.core.Future;
@@ -20,6 +21,7 @@ public final class AlertsFeature implements Feature {
   public static final String EVALUATE = "operator.alerts.evaluate";
   public static final String DELIVER = "operator.alerts.deliver";
   private final AlertsConfig config;
+  private final Pool pool;
   private final RuleEvaluator evaluator;
   private final Deliverer deliverer;
   private final IncidentsApi api;
@@ -27,6 +29,7 @@ public final class AlertsFeature implements Feature {
 
   public AlertsFeature(Vertx vertx, Pool pool, AlertsConfig config) {
     this.config = config;
+    this.pool = pool;
     this.channels = channels(vertx, config);
     this.evaluator = new RuleEvaluator(new IncidentRepository(pool), AlertRules.enabled(config),
         List.copyOf(channels.keySet()));
@@ -45,6 +48,7 @@ public final class AlertsFeature implements Feature {
 
   /** The rule evaluation and the delivery of notifications, each on one node of the cluster at a time. */
   public void scheduleJobs(ClusterJobs jobs) {
+    jobs.recordOutcomesIn(pool, PaymentsFeature.RECONCILE); // what reconciliation_failing reads
     jobs.schedule(EVALUATE, config.evaluateInterval(), evaluator::evaluate);
     jobs.schedule(DELIVER, config.delivery().interval(), deliverer::deliverDue);
   }

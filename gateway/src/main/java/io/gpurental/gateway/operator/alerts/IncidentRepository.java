@@ -7,7 +7,9 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The SQL of incidents: what each rule's condition holds for now, opening and resolving
@@ -46,11 +48,12 @@ final class IncidentRepository {
         .orElse(Future.succeededFuture(true));
   }
 
+  /** One condition per target (the first row's details): one statement may not open the same incident twice. */
   Future<List<Condition>> conditions(Rule rule) {
     return pool.preparedQuery(rule.conditions()).execute(Tuple.tuple(rule.arguments())).map(rows -> {
-      List<Condition> found = new ArrayList<>();
-      rows.forEach(row -> found.add(new Condition(row.getString(0), row.getString(1))));
-      return found;
+      Map<String, Condition> found = new LinkedHashMap<>();
+      rows.forEach(row -> found.putIfAbsent(row.getString(0), new Condition(row.getString(0), row.getString(1))));
+      return List.copyOf(found.values());
     });
   }
 

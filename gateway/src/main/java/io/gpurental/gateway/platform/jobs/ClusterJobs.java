@@ -7,7 +7,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -30,6 +32,7 @@ public final class ClusterJobs {
   private final Map<String, Job> jobs = new ConcurrentHashMap<>();
   private final Map<String, Long> timers = new ConcurrentHashMap<>();
   private volatile JobRunRepository outcomes;
+  private final Set<String> recorded = ConcurrentHashMap.newKeySet();
 
   public ClusterJobs(Vertx vertx, MeterRegistry metrics) {
     this.vertx = vertx;
@@ -37,11 +40,13 @@ public final class ClusterJobs {
   }
 
   /**
-   * From now on, each run's outcome is also recorded in {@code cluster_job_runs} (last run, last
-   * success, last failure and its error, failures in a row), visible to every node.
+   * From now on, each run of the named jobs also records its outcome in {@code cluster_job_runs}
+   * (last run, last success, last failure and its error, failures in a row), visible to every
+   * node. Only jobs someone watches are named: a write per run is not free for a job ticking often.
    */
-  public void recordOutcomesIn(Pool pool) {
+  public void recordOutcomesIn(Pool pool, String... names) {
     this.outcomes = new JobRunRepository(pool);
+    recorded.addAll(List.of(names));
   }
 
   /** A job's work and its meters. */
@@ -94,7 +99,7 @@ public final class ClusterJobs {
 
   private Future<Void> record(String name, Throwable failure) {
     JobRunRepository repository = outcomes;
-    if (repository == null) {
+    if (repository == null || !recorded.contains(name)) {
       return Future.succeededFuture();
     }
     return failure == null ? repository.succeeded(name) : repository.failed(name, String.valueOf(failure.getMessage()));

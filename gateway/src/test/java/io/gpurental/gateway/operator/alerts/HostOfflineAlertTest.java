@@ -44,8 +44,8 @@ class HostOfflineAlertTest {
     Map<String, String> settings = TestGateway.settings();
     settings.put("GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS", "1");
     settings.put("GATEWAY_FLEET_OFFLINE_AFTER_MISSED", "2");
-    settings.put("GATEWAY_ALERTS_EVALUATE_INTERVAL_MS", "200");
-    settings.put("GATEWAY_ALERTS_DELIVERY_INTERVAL_MS", "100");
+    settings.put("GATEWAY_ALERTS_EVALUATE_INTERVAL_MS", "500");
+    settings.put("GATEWAY_ALERTS_DELIVERY_INTERVAL_MS", "200");
     settings.put("GATEWAY_ALERTS_DELIVERY_INITIAL_BACKOFF_MS", "300");
     settings.put("GATEWAY_ALERTS_DELIVERY_MAX_BACKOFF_MS", "1000");
     settings.put("GATEWAY_ALERTS_WEBHOOK_URL", receiver.url());
@@ -61,7 +61,9 @@ class HostOfflineAlertTest {
 
   @AfterAll
   static void stop() {
-    node.close();
+    if (node != null) {
+      node.close();
+    }
     smtp.stop();
     receiver.close();
   }

@@ -7,9 +7,9 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The SQL of incidents: what each rule's condition holds for now, opening and resolving
@@ -48,10 +48,13 @@ final class IncidentRepository {
         .orElse(Future.succeededFuture(true));
   }
 
-  /** One condition per target (the first row's details): one statement may not open the same incident twice. */
+  /**
+   * One condition per target (the first row's details), because one statement may not open the same
+   * incident twice; in target order, so two evaluations at once lock rows in the same order.
+   */
   Future<List<Condition>> conditions(Rule rule) {
     return pool.preparedQuery(rule.conditions()).execute(Tuple.tuple(rule.arguments())).map(rows -> {
-      Map<String, Condition> found = new LinkedHashMap<>();
+      Map<String, Condition> found = new TreeMap<>();
       rows.forEach(row -> found.putIfAbsent(row.getString(0), new Condition(row.getString(0), row.getString(1))));
       return List.copyOf(found.values());
     });

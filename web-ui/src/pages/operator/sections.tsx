@@ -12,6 +12,7 @@ import { LedgerPage } from './admin/LedgerPage';
 import { ReservationsAdminPage } from './admin/ReservationsPage';
 import { AuditPage } from './audit/AuditPage';
 import { PricesPage } from './prices/PricesPage';
+import { IncidentsPage } from './incidents/IncidentsPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -34,6 +35,7 @@ export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'ledger', label: 'Ledger', render: () => <LedgerPage /> },
   { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
   { slug: 'audit', label: 'Audit', render: () => <AuditPage /> },
+  { slug: 'incidents', label: 'Incidents', render: () => <IncidentsPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

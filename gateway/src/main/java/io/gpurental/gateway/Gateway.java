@@ -10,6 +10,7 @@ import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.FleetFeature;
 import io.gpurental.gateway.operator.OperatorFeature;
 import io.gpurental.gateway.operator.admin.AdministrationFeature;
+import io.gpurental.gateway.operator.alerts.AlertsFeature;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.fleet.DemoHosts;
@@ -233,6 +234,9 @@ public final class Gateway {
     features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase)
         .withPricing(catalog.prices(), terms, config.pricing().currency(), pool));
     features.add(new AdministrationFeature(pool, auth.accountAdmin(), payments.payments(), payments.oversight()));
+    AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts());
+    features.add(alerts);
+    alerts.scheduleJobs(jobs);
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(FleetFeature.TELEMETRY_ROLLUP, fleet.telemetryRollupEvery(), fleet::rollUpTelemetry);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);

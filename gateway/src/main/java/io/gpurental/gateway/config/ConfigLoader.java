@@ -159,7 +159,8 @@ public final class ConfigLoader {
             s.intBetween("fleet.offline_after_missed", 1, 1000),
             FleetHealthSettings.health(s), FleetHealthSettings.telemetry(s),
             Duration.ofMinutes(s.intBetween("fleet.ready_deadline_minutes", 0, 24 * 60)),
-            Duration.ofMinutes(s.intBetween("fleet.failure_grace_minutes", 1, 24 * 60))));
+            Duration.ofMinutes(s.intBetween("fleet.failure_grace_minutes", 1, 24 * 60))),
+        AlertsSettings.alerts(s));
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */

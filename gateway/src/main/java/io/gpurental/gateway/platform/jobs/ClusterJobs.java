@@ -5,8 +5,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -28,10 +31,22 @@ public final class ClusterJobs {
   private final MeterRegistry metrics;
   private final Map<String, Job> jobs = new ConcurrentHashMap<>();
   private final Map<String, Long> timers = new ConcurrentHashMap<>();
+  private volatile JobRunRepository outcomes;
+  private final Set<String> recorded = ConcurrentHashMap.newKeySet();
 
   public ClusterJobs(Vertx vertx, MeterRegistry metrics) {
     this.vertx = vertx;
     this.metrics = metrics;
+  }
+
+  /**
+   * From now on, each run of the named jobs also records its outcome in {@code cluster_job_runs}
+   * (last run, last success, last failure and its error, failures in a row), visible to every
+   * node. Only jobs someone watches are named: a write per run is not free for a job ticking often.
+   */
+  public void recordOutcomesIn(Pool pool, String... names) {
+    this.outcomes = new JobRunRepository(pool);
+    recorded.addAll(List.of(names));
   }
 
   /** A job's work and its meters. */
@@ -72,7 +87,25 @@ public final class ClusterJobs {
         });
   }
 
-  private static Future<Void> run(Job job) {
+  private Future<Void> run(Job job) {
+    return timed(job).transform(done -> record(job.name(), done.failed() ? done.cause() : null)
+        .transform(recorded -> {
+          if (recorded.failed()) {
+            LOG.warn("Job {}: its outcome could not be recorded: {}", job.name(), recorded.cause().getMessage());
+          }
+          return done.succeeded() ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(done.cause());
+        }));
+  }
+
+  private Future<Void> record(String name, Throwable failure) {
+    JobRunRepository repository = outcomes;
+    if (repository == null || !recorded.contains(name)) {
+      return Future.succeededFuture();
+    }
+    return failure == null ? repository.succeeded(name) : repository.failed(name, String.valueOf(failure.getMessage()));
+  }
+
+  private static Future<Void> timed(Job job) {
     long started = System.nanoTime();
     job.runs().increment();
     // a job that throws instead of returning a failed future fails its run the same way

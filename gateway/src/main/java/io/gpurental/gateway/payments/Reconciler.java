@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * itself is idempotent, so a second runner does no harm): lists Stripe's recent events and applies
  * those never received, oldest first, each on its own (one that fails is counted in
  * {@code gateway_reconcile_failures_total} and does not hold back the others), and retries refunds
- * still pending.
+ * still pending, and records the card fees of payments that have none yet.
  */
 final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
@@ -27,24 +27,27 @@ final class Reconciler {
   private final StripeGateway stripe;
   private final PaymentEvents events;
   private final Refunds refunds;
+  private final CardFees fees;
   private final Duration lookback;
   private final Counter failures;
 
-  Reconciler(Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback,
-      MeterRegistry metrics) {
+  Reconciler(Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, CardFees fees,
+      Duration lookback, MeterRegistry metrics) {
     this.pool = pool;
     this.stripe = stripe;
     this.events = events;
     this.refunds = refunds;
+    this.fees = fees;
     this.lookback = lookback;
     this.failures = Counter.builder("gateway.reconcile.failures")
         .description("Missed Stripe events the reconciler could not apply (each retried on the next run)")
         .register(metrics);
   }
 
-  /** One reconciliation: pending refunds first, then the missed events. */
+  /** One reconciliation: pending refunds first, then the missed events, then card fees not yet recorded. */
   Future<Void> run() {
-    return refunds.pending().compose(refunds::executeAll).compose(v -> missedEvents());
+    return refunds.pending().compose(refunds::executeAll).compose(v -> missedEvents())
+        .compose(v -> fees.recordMissing());
   }
 
   private Future<Void> missedEvents() {

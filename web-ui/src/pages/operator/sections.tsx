@@ -6,6 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Me } from '../../session';
 import { HostsPage } from './HostsPage';
+import { EconomicsPage } from './economics/EconomicsPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -16,6 +17,7 @@ export interface OperatorSection {
 
 export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'hosts', label: 'Hosts', render: (me) => <HostsPage me={me} /> },
+  { slug: 'economics', label: 'Economics', render: () => <EconomicsPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

@@ -51,7 +51,8 @@ CREATE VIEW payment_economics_view AS
                    JOIN ledger_entries e ON e.transaction_id = t.id AND e.account = 'contra_revenue:refunds'
                    WHERE r.payment_id = p.id AND r.reason = 'downtime_credit'), 0) AS credits,
          coalesce((SELECT sum(e.amount) FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
-                   WHERE t.kind = 'card_fee' AND t.ref = p.payment_intent_id AND e.account = 'expense:card_fees'), 0)
+                   WHERE t.kind = 'card_fee' AND t.ref = p.balance_transaction_id
+                     AND e.account = 'expense:card_fees'), 0)
            AS card_fee,
          p.card_fee IS NOT NULL AS card_fee_known
   FROM payments p

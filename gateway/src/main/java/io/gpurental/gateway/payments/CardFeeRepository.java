@@ -19,7 +19,7 @@ final class CardFeeRepository {
       ORDER BY created_at LIMIT $1""";
   private static final String STORE = """
       UPDATE payments SET balance_transaction_id = $2, card_fee = $3, updated_at = now()
-      WHERE id = $1 AND card_fee IS NULL RETURNING payment_intent_id""";
+      WHERE id = $1 AND card_fee IS NULL RETURNING balance_transaction_id""";
 
   private CardFeeRepository() {}
 
@@ -40,7 +40,7 @@ final class CardFeeRepository {
     });
   }
 
-  /** Stores the fee unless one was stored already; the payment intent when this call stored it. */
+  /** Stores the fee unless one was stored already; the balance transaction when this call stored it. */
   static Future<Optional<String>> store(SqlClient tx, String paymentId, String balanceTransactionId, long fee) {
     return tx.preparedQuery(STORE).execute(Tuple.of(paymentId, balanceTransactionId, fee))
         .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));

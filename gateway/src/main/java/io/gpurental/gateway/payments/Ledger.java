@@ -34,9 +34,9 @@ final class Ledger {
         new Entry("asset:stripe_clearing", -amount)));
   }
 
-  /** The fee Stripe kept from a charge (by its payment intent): an expense paid out of the clearing balance. */
-  static Future<Void> recordCardFee(SqlConnection tx, String paymentIntentId, long fee, String currency) {
-    return LedgerRepository.record(tx, "card_fee", paymentIntentId, currency, List.of(
+  /** The fee Stripe kept from a charge, by its balance transaction: an expense paid out of the clearing balance. */
+  static Future<Void> recordCardFee(SqlConnection tx, String balanceTransactionId, long fee, String currency) {
+    return LedgerRepository.record(tx, "card_fee", balanceTransactionId, currency, List.of(
         new Entry("expense:card_fees", fee),
         new Entry("asset:stripe_clearing", -fee)));
   }

@@ -48,10 +48,11 @@ class CardFeeTest {
     long fee = Math.round(total * 0.029) + 30;
     String intent = awaitFee(reservation.getString("id"));
     assertEquals(fee, one("SELECT card_fee FROM payments WHERE payment_intent_id = '" + intent + "'"));
+    String txnId = text("SELECT balance_transaction_id FROM payments WHERE payment_intent_id = '" + intent + "'");
     assertEquals(fee, one("SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_transactions t ON t.id ="
-        + " e.transaction_id WHERE t.kind = 'card_fee' AND t.ref = '" + intent + "' AND e.account = 'expense:card_fees'"));
+        + " e.transaction_id WHERE t.kind = 'card_fee' AND t.ref = '" + txnId + "' AND e.account = 'expense:card_fees'"));
     assertEquals(-fee, one("SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_transactions t ON t.id ="
-        + " e.transaction_id WHERE t.kind = 'card_fee' AND t.ref = '" + intent + "'"
+        + " e.transaction_id WHERE t.kind = 'card_fee' AND t.ref = '" + txnId + "'"
         + " AND e.account = 'asset:stripe_clearing'"));
 
     JsonObject pi = stripe("/payment_intents/" + intent + "?expand[]=latest_charge.balance_transaction");
@@ -64,8 +65,7 @@ class CardFeeTest {
     assertEquals("stripe_fee", txn.getJsonArray("fee_details").getJsonObject(0).getString("type"));
     assertEquals(fee, txn.getJsonArray("fee_details").getJsonObject(0).getLong("amount"));
     assertEquals(txn, stripe("/balance_transactions/" + txn.getString("id")), "retrievable by id");
-    assertEquals(txn.getString("id"), text("SELECT balance_transaction_id FROM payments WHERE payment_intent_id = '"
-        + intent + "'"));
+    assertEquals(txn.getString("id"), txnId, "the ledger names the balance transaction it records");
   }
 
   @Test
@@ -93,13 +93,14 @@ class CardFeeTest {
     String intent = awaitFee(reservation.getString("id"));
     long fee = one("SELECT card_fee FROM payments WHERE payment_intent_id = '" + intent + "'");
     // as if the node had stopped between the payment and reading its fee
+    String txnId = text("SELECT balance_transaction_id FROM payments WHERE payment_intent_id = '" + intent + "'");
     node.sql("BEGIN; DELETE FROM ledger_entries WHERE transaction_id IN (SELECT id FROM ledger_transactions WHERE"
-        + " kind = 'card_fee' AND ref = '" + intent + "'); DELETE FROM ledger_transactions WHERE kind = 'card_fee'"
-        + " AND ref = '" + intent + "'; UPDATE payments SET card_fee = NULL, balance_transaction_id = NULL"
+        + " kind = 'card_fee' AND ref = '" + txnId + "'); DELETE FROM ledger_transactions WHERE kind = 'card_fee'"
+        + " AND ref = '" + txnId + "'; UPDATE payments SET card_fee = NULL, balance_transaction_id = NULL"
         + " WHERE payment_intent_id = '" + intent + "'; COMMIT");
     awaitFee(reservation.getString("id"));
     assertEquals(fee, one("SELECT card_fee FROM payments WHERE payment_intent_id = '" + intent + "'"));
-    assertEquals(1L, one("SELECT count(*) FROM ledger_transactions WHERE kind = 'card_fee' AND ref = '" + intent + "'"));
+    assertEquals(1L, one("SELECT count(*) FROM ledger_transactions WHERE kind = 'card_fee' AND ref = '" + txnId + "'"));
   }
 
   private static String awaitFee(String reservationId) {

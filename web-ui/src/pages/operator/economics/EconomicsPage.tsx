@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatMoney } from '../../../format';
 import { EconomicsTables, sumGroups } from './EconomicsTables';
 import { MarginWaterfall, UsageChart, waterfallSteps } from './EconomicsCharts';
+import { PriceSuggestions } from './PriceSuggestions';
 import {
   defaultRange,
   economicsCsvUrl,
@@ -127,6 +128,8 @@ export function EconomicsPage() {
             </figure>
           </div>
           <EconomicsTables report={report} hosts={hosts} suggestions={suggestions} />
+          <h3>Price suggestions</h3>
+          <PriceSuggestions range={range} />
         </>
       )}
     </section>

@@ -103,12 +103,14 @@ export function PriceSuggestions({ offerId, range = null, targetMarginBps = 3000
         </p>
       )}
       {suggestions === null && !error && <p class="muted" role="status">Loading suggestions…</p>}
-      {suggestions?.map((s) => (
-        <div key={s.offer_id}>
-          {!offerId && <h4>{s.host_name}</h4>}
-          <SuggestionSummary suggestion={s} />
-        </div>
-      ))}
+      <div class="price-suggestion-list">
+        {suggestions?.map((s) => (
+          <div key={s.offer_id}>
+            {!offerId && <h4>{s.host_name}</h4>}
+            <SuggestionSummary suggestion={s} />
+          </div>
+        ))}
+      </div>
     </section>
   );
 }

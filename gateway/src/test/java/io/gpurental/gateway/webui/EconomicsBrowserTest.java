@@ -76,6 +76,15 @@ class EconomicsBrowserTest extends BrowserTestBase {
     Files.createDirectories(shot.getParent());
     Files.write(shot, browser.driver().getScreenshotAs(OutputType.BYTES));
 
+    // the reusable suggestions component: a higher target margin asks a higher price
+    String h200 = ".price-suggestions [data-offer='off_nyc_h200_01'] .target-price";
+    String at30 = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(h200))).getText();
+    browser.driver().executeScript("const el = document.getElementById('target-margin-all'); el.value = '50';"
+        + " el.dispatchEvent(new Event('change', {bubbles: true}));");
+    wait.until(ExpectedConditions.not(ExpectedConditions.textToBe(By.cssSelector(h200), at30)));
+    assertTrue(cents(browser.driver().findElement(By.cssSelector(h200)).getText()) > cents(at30),
+        at30 + " at 30 %, " + browser.driver().findElement(By.cssSelector(h200)).getText() + " at 50 %");
+
     browser.driver().findElement(By.id("sort-margin")).click();
     List<Long> ascending = margins();
     assertEquals(ascending.stream().sorted().toList(), ascending, "sorted the other way");
@@ -83,6 +92,10 @@ class EconomicsBrowserTest extends BrowserTestBase {
     String csv = browser.driver().findElement(By.id("economics-csv")).getAttribute("href");
     assertTrue(csv.contains("format=csv") && csv.contains("from=" + FROM.toString().replace(":", "%3A")), csv);
     assertEquals(List.of(), browser.consoleErrors());
+  }
+
+  private static long cents(String price) {
+    return Long.parseLong(price.replaceAll("/GPU-h", "").replaceAll("[^0-9]", ""));
   }
 
   private static List<Long> margins() {

@@ -19,7 +19,7 @@ final class Charges {
     this.authenticationBase = authenticationBase;
   }
 
-  /** Expands ids in a stored object as {@code expand[]} asks. */
+  /** The balance transactions of charges and refunds (also what expands ids for {@code expand[]}). */
   BalanceTransactions balance() {
     return balance;
   }

@@ -8,7 +8,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The subset of the Stripe API the gateway calls: customers, payment methods, payment intents,
- * refunds, checkout sessions, setup intents and events, under {@code /sandbox/stripe/v1}.
+ * refunds, checkout sessions, setup intents, balance transactions and events, under
+ * {@code /sandbox/stripe/v1}; retrievals honour {@code expand[]}.
  */
 final class StripeApi {
   private final StripeHttp http;

@@ -13,6 +13,7 @@ import { ReservationsAdminPage } from './admin/ReservationsPage';
 import { AuditPage } from './audit/AuditPage';
 import { PricesPage } from './prices/PricesPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
+import { EconomicsPage } from './economics/EconomicsPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -36,6 +37,7 @@ export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
   { slug: 'audit', label: 'Audit', render: () => <AuditPage /> },
   { slug: 'incidents', label: 'Incidents', render: () => <IncidentsPage /> },
+  { slug: 'economics', label: 'Economics', render: () => <EconomicsPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

@@ -1,14 +1,15 @@
 /**
- * Where break-even and target-margin price suggestions for an offer go (the economics endpoint,
- * built separately). Mount them here; until then it renders nothing, so the Prices page works
- * without them.
+ * Break-even and target-margin price suggestions for an offer, next to its price on the Prices
+ * page (from the economics feature's `GET /api/v1/operator/price-suggestions`).
  */
+import { PriceSuggestions } from '../economics/PriceSuggestions';
+
 export interface PriceSuggestionsSlotProps {
   offerId: string;
   gpuModel?: string;
   siteId?: string;
 }
 
-export function PriceSuggestionsSlot(_props: PriceSuggestionsSlotProps) {
-  return null;
+export function PriceSuggestionsSlot({ offerId }: PriceSuggestionsSlotProps) {
+  return offerId ? <PriceSuggestions offerId={offerId} /> : null;
 }

@@ -8,6 +8,7 @@ import io.gpurental.gateway.pricing.CurrentTerms;
 import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.FleetFeature;
+import io.gpurental.gateway.operator.EconomicsFeature;
 import io.gpurental.gateway.operator.OperatorFeature;
 import io.gpurental.gateway.operator.admin.AdministrationFeature;
 import io.gpurental.gateway.operator.alerts.AlertsFeature;
@@ -237,6 +238,7 @@ public final class Gateway {
     AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts());
     features.add(alerts);
     alerts.scheduleJobs(jobs);
+    features.add(new EconomicsFeature(pool, config.pricing().currency()));
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(FleetFeature.TELEMETRY_ROLLUP, fleet.telemetryRollupEvery(), fleet::rollUpTelemetry);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);

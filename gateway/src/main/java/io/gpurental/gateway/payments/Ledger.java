@@ -10,6 +10,7 @@ import java.util.List;
  * Double-entry records of money movements (debits positive, credits negative). A card charge
  * debits the Stripe clearing account with the total and credits revenue (GPU hours net of
  * discounts, platform fee) and tax payable; a refund debits the refunds contra-revenue account and
+ * credits Stripe clearing; the fee Stripe keeps on a charge debits {@code expense:card_fees} and
  * credits Stripe clearing. Each Stripe object is recorded once ({@code UNIQUE (kind, ref)}), and
  * the database refuses, at commit, any transaction that does not sum to zero.
  */
@@ -35,5 +36,12 @@ final class Ledger {
     return LedgerRepository.record(tx, "refund", stripeRefundId, currency, List.of(
         new Entry(credit ? "contra_revenue:credits" : "contra_revenue:refunds", amount),
         new Entry("asset:stripe_clearing", -amount)));
+  }
+
+  /** The fee Stripe kept from a charge, by its balance transaction: an expense paid out of the clearing balance. */
+  static Future<Void> recordCardFee(SqlConnection tx, String balanceTransactionId, long fee, String currency) {
+    return LedgerRepository.record(tx, "card_fee", balanceTransactionId, currency, List.of(
+        new Entry("expense:card_fees", fee),
+        new Entry("asset:stripe_clearing", -fee)));
   }
 }

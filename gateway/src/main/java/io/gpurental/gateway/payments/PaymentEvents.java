@@ -23,13 +23,16 @@ final class PaymentEvents {
   private final Refunds refunds;
   private final PaymentRecords records;
   private final PaymentOutcomes outcomes;
+  private final CardFees fees;
 
-  PaymentEvents(Pool pool, StripeGateway stripe, Refunds refunds, PaymentRecords records, PaymentOutcomes outcomes) {
+  PaymentEvents(Pool pool, StripeGateway stripe, Refunds refunds, PaymentRecords records, PaymentOutcomes outcomes,
+      CardFees fees) {
     this.pool = pool;
     this.stripe = stripe;
     this.refunds = refunds;
     this.records = records;
     this.outcomes = outcomes;
+    this.fees = fees;
   }
 
   /** Applies the event unless it was before; true when this call applied it. */
@@ -94,8 +97,14 @@ final class PaymentEvents {
     return Future.succeededFuture(PaymentRecords.Applied.NOTHING);
   }
 
-  /** After commit: what was paid for is told (live updates, free counts), and any refund decided runs. */
+  /**
+   * After commit: what was paid for is told (live updates, free counts), any refund decided runs,
+   * and the card fee of a new payment is fetched from Stripe.
+   */
   void announce(PaymentRecords.Applied applied) {
+    if (applied.succeededPaymentId() != null) {
+      fees.recordSoon(applied.succeededPaymentId());
+    }
     if (applied.paid() != null) {
       outcomes.announce(applied.paid());
     }

@@ -20,8 +20,8 @@ final class PaymentRecords {
   }
 
   /** What one report of success did: nothing (already applied), or its effects to announce after commit. */
-  record Applied(PaymentOutcomes.Paid paid, List<String> refunds) {
-    static final Applied NOTHING = new Applied(null, List.of());
+  record Applied(PaymentOutcomes.Paid paid, List<String> refunds, String succeededPaymentId) {
+    static final Applied NOTHING = new Applied(null, List.of(), null);
   }
 
   /**
@@ -50,15 +50,15 @@ final class PaymentRecords {
           return PaymentRepository.payablePrice(tx, reservationId, extensionId)
               .compose(price -> Ledger.recordCharge(tx, paymentIntentId, price.price(), price.currency()))
               .compose(v -> outcomes.paid(tx, reservationId, extensionId, cause))
-              .compose(paid -> paid.confirmed() ? Future.succeededFuture(new Applied(paid, List.of()))
-                  : refundLate(tx, succeeded.get().id(), paid));
+              .compose(paid -> paid.confirmed() ? Future.succeededFuture(new Applied(paid, List.of(),
+                  succeeded.get().id())) : refundLate(tx, succeeded.get().id(), paid));
         });
   }
 
   private static Future<Applied> refundLate(SqlConnection tx, String paymentId, PaymentOutcomes.Paid paid) {
     LOG.warn("Payment {} arrived for {} (now {}) whose GPUs are no longer held; refunding it in full", paymentId,
         paid.reservationId(), paid.status());
-    return Refunds.wholePayment(tx, paymentId, "late_payment").map(ids -> new Applied(paid, ids));
+    return Refunds.wholePayment(tx, paymentId, "late_payment").map(ids -> new Applied(paid, ids, paymentId));
   }
 
   /** A final decline: the payment failed, with Stripe's codes. */

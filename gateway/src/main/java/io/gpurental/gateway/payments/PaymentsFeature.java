@@ -31,12 +31,13 @@ public final class PaymentsFeature implements Feature {
     Refunds refunds = new Refunds(pool, stripe);
     RegisteredOutcomes outcomes = new RegisteredOutcomes();
     PaymentRecords records = new PaymentRecords(outcomes);
-    PaymentEvents events = new PaymentEvents(pool, stripe, refunds, records, outcomes);
+    CardFees fees = new CardFees(pool, stripe);
+    PaymentEvents events = new PaymentEvents(pool, stripe, refunds, records, outcomes, fees);
     this.webhooks = new StripeWebhooks(events, config.webhookSecret());
     this.cards = new SavedCards(pool, stripe, publicBase);
     this.api = new PaymentsApi(pool);
     this.payments = new Payments(pool, stripe, cards, refunds, events, records, outcomes);
-    this.reconciler = new Reconciler(pool, stripe, events, refunds, config.reconcileLookback(),
+    this.reconciler = new Reconciler(pool, stripe, events, refunds, fees, config.reconcileLookback(),
         metrics);
     this.reconcileEvery = config.reconcileInterval();
     this.eventRetention = new StripeEventRetention(pool, config.reconcileLookback());

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * itself is idempotent, so a second runner does no harm): lists Stripe's recent events and applies
  * those never received, oldest first, each on its own (one that fails is counted in
  * {@code gateway_reconcile_failures_total} and does not hold back the others), and retries refunds
- * still pending.
+ * still pending, and records the card fees of payments that have none yet.
  */
 final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
@@ -27,15 +27,17 @@ final class Reconciler {
   private final StripeGateway stripe;
   private final PaymentEvents events;
   private final Refunds refunds;
+  private final CardFees fees;
   private final Duration lookback;
   private final Counter failures;
 
-  Reconciler(Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, Duration lookback,
-      MeterRegistry metrics) {
+  Reconciler(Pool pool, StripeGateway stripe, PaymentEvents events, Refunds refunds, CardFees fees,
+      Duration lookback, MeterRegistry metrics) {
     this.pool = pool;
     this.stripe = stripe;
     this.events = events;
     this.refunds = refunds;
+    this.fees = fees;
     this.lookback = lookback;
     this.failures = Counter.builder("gateway.reconcile.failures")
         .description("Missed Stripe events the reconciler could not apply (each retried on the next run)")
@@ -55,8 +57,9 @@ final class Reconciler {
   }
 
   /**
-   * One reconciliation: pending refunds first, then the missed events; the run is recorded (what
-   * it did, or the error that ended it) for the operator's reconciliation status.
+   * One reconciliation: pending refunds first, then the missed events, then card fees not yet
+   * recorded; the run is recorded (what it did, or the error that ended it) for the operator's
+   * reconciliation status.
    */
   Future<Void> run() {
     Instant started = Instant.now();
@@ -67,6 +70,7 @@ final class Reconciler {
           return refunds.executeAll(ids);
         })
         .compose(v -> missedEvents(tally))
+        .compose(v -> fees.recordMissing())
         .transform(done -> ReconcilerRunRepository.record(pool, started, tally.counts(),
                 done.failed() ? String.valueOf(done.cause().getMessage()) : null)
             .recover(failure -> {

@@ -3,6 +3,8 @@ package io.gpurental.gateway.payments;
 import com.stripe.StripeClient;
 import com.stripe.exception.CardException;
 import com.stripe.exception.StripeException;
+import com.stripe.model.BalanceTransaction;
+import com.stripe.model.Charge;
 import com.stripe.model.Customer;
 import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
@@ -15,6 +17,7 @@ import com.stripe.net.RequestOptions;
 import com.stripe.param.CustomerCreateParams;
 import com.stripe.param.EventListParams;
 import com.stripe.param.PaymentIntentCreateParams;
+import com.stripe.param.PaymentIntentRetrieveParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import io.gpurental.gateway.config.StripeConfig;
@@ -152,6 +155,24 @@ public final class StripeGateway {
           .setAmount(amount).putMetadata("refund_id", refundId).build(),
           RequestOptions.builder().setIdempotencyKey("refund-" + refundId).build());
       return refund.getId();
+    });
+  }
+
+  /** The fee Stripe kept on a charge, from its balance transaction. */
+  record CardFee(String balanceTransactionId, long amount, String currency) {}
+
+  /**
+   * The card fee of the payment intent's charge ({@code latest_charge.balance_transaction},
+   * expanded); empty while Stripe has no balance transaction for it (e.g. not captured yet).
+   */
+  Future<java.util.Optional<CardFee>> cardFee(String paymentIntentId) {
+    return blocking(() -> {
+      PaymentIntent intent = stripe.paymentIntents().retrieve(paymentIntentId, PaymentIntentRetrieveParams.builder()
+          .addExpand("latest_charge.balance_transaction").build());
+      Charge charge = intent.getLatestChargeObject();
+      BalanceTransaction txn = charge == null ? null : charge.getBalanceTransactionObject();
+      return txn == null ? java.util.Optional.<CardFee>empty()
+          : java.util.Optional.of(new CardFee(txn.getId(), txn.getFee(), txn.getCurrency()));
     });
   }
 

@@ -74,7 +74,8 @@ class CheckoutPaymentTest {
     String payload = node.sql("SELECT body::text FROM sandbox_stripe.events WHERE type = 'checkout.session.completed'"
         + " AND body -> 'data' -> 'object' ->> 'id' = '" + session + "'").iterator().next().getString(0);
     assertEquals(200, deliver(payload, sign(payload, Instant.now().getEpochSecond())).statusCode());
-    assertEquals(1L, node.sql("SELECT count(*) FROM ledger_transactions").iterator().next().getLong(0));
+    assertEquals(1L, node.sql("SELECT count(*) FROM ledger_transactions WHERE kind = 'charge'").iterator().next()
+        .getLong(0));
   }
 
   @Test

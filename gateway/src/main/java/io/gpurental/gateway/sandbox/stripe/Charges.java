@@ -9,12 +9,19 @@ final class Charges {
   private static final Set<String> CANCELABLE =
       Set.of("requires_payment_method", "requires_confirmation", "requires_action", "requires_capture");
   private final StripeStore store;
+  private final BalanceTransactions balance;
   private final String authenticationBase;
 
   /** {@code authenticationBase}: where a card that needs authentication is sent (3-D Secure page). */
   Charges(StripeStore store, String authenticationBase) {
     this.store = store;
+    this.balance = new BalanceTransactions(store);
     this.authenticationBase = authenticationBase;
+  }
+
+  /** The balance transactions of charges and refunds (also what expands ids for {@code expand[]}). */
+  BalanceTransactions balance() {
+    return balance;
   }
 
   /** A stored payment method, or a fresh one for Stripe's test ids such as {@code pm_card_visa}. */
@@ -69,7 +76,8 @@ final class Charges {
     } else {
       intent.put("status", "succeeded").put("amount_received", intent.getLong("amount"));
     }
-    return store.updateIf(intent, before).compose(v -> store.insert(charge))
+    Future<?> settled = manual ? Future.succeededFuture() : balance.ofCharge(charge);
+    return settled.compose(v -> store.updateIf(intent, before)).compose(v -> store.insert(charge))
         .compose(v -> manual ? store.event("payment_intent.amount_capturable_updated", Objects.visible(intent))
             : store.event("payment_intent.succeeded", Objects.visible(intent)))
         .map(intent);
@@ -118,7 +126,8 @@ final class Charges {
     return store.get(intent.getString("latest_charge"), "charge", "charge").compose(charge -> {
       charge.put("captured", true).put("amount_captured", amount);
       intent.put("status", "succeeded").put("amount_received", amount).put("amount_capturable", 0);
-      return store.updateIf(intent, "requires_capture").compose(v -> store.update(charge))
+      return balance.ofCharge(charge).compose(v -> store.updateIf(intent, "requires_capture"))
+          .compose(v -> store.update(charge))
           .compose(v -> store.event("payment_intent.succeeded", Objects.visible(intent))).map(intent);
     });
   }
@@ -158,7 +167,7 @@ final class Charges {
           .put("status", "succeeded");
       long refunded = charge.getLong("amount_refunded") + refundAmount;
       charge.put("amount_refunded", refunded).put("refunded", refunded == charge.getLong("amount_captured"));
-      return store.insert(refund).compose(v -> store.update(charge))
+      return balance.ofRefund(refund).compose(v -> store.insert(refund)).compose(v -> store.update(charge))
           .compose(v -> store.event("refund.created", refund))
           .compose(v -> store.event("charge.refunded", charge))
           .map(refund);

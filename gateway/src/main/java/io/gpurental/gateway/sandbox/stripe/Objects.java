@@ -81,6 +81,7 @@ final class Objects {
         .put("payment_method", paymentIntent.getString("payment_method"))
         .put("metadata", paymentIntent.getJsonObject("metadata"))
         .put("paid", true)
+        .putNull("balance_transaction")
         .put("captured", captured)
         .put("refunded", false)
         .put("status", "succeeded");

@@ -8,7 +8,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The subset of the Stripe API the gateway calls: customers, payment methods, payment intents,
- * refunds, checkout sessions, setup intents and events, under {@code /sandbox/stripe/v1}.
+ * refunds, checkout sessions, setup intents, balance transactions and events, under
+ * {@code /sandbox/stripe/v1}; retrievals honour {@code expand[]}.
  */
 final class StripeApi {
   private final StripeHttp http;
@@ -37,7 +38,7 @@ final class StripeApi {
     router.post(base + "/payment_methods/:id/attach").handler(http.handle((p, ctx) -> attach(ctx, p.getString("customer"))));
     router.post(base + "/payment_methods/:id/detach").handler(http.handle((p, ctx) -> attach(ctx, null)));
     router.post(base + "/payment_intents").handler(http.handle(this::createIntent));
-    router.get(base + "/payment_intents/:id").handler(http.handle((p, ctx) -> intent(ctx)));
+    router.get(base + "/payment_intents/:id").handler(http.handle((p, ctx) -> expanded(intent(ctx), p)));
     router.post(base + "/payment_intents/:id/confirm").handler(http.handle(this::confirmIntent));
     router.post(base + "/payment_intents/:id/capture").handler(http.handle((p, ctx) -> intent(ctx)
         .compose(intent -> charges.capture(intent, p.containsKey("amount_to_capture")
@@ -45,8 +46,12 @@ final class StripeApi {
     router.post(base + "/payment_intents/:id/cancel").handler(http.handle((p, ctx) -> intent(ctx)
         .compose(intent -> charges.cancel(intent, p.getString("cancellation_reason", "requested_by_customer")))));
     router.post(base + "/refunds").handler(http.handle(this::refund));
-    router.get(base + "/refunds/:id").handler(http.handle((p, ctx) -> store.get(ctx.pathParam("id"), "refund", "refund")));
-    router.get(base + "/charges/:id").handler(http.handle((p, ctx) -> store.get(ctx.pathParam("id"), "charge", "charge")));
+    router.get(base + "/refunds/:id").handler(http.handle((p, ctx) ->
+        expanded(store.get(ctx.pathParam("id"), "refund", "refund"), p)));
+    router.get(base + "/charges/:id").handler(http.handle((p, ctx) ->
+        expanded(store.get(ctx.pathParam("id"), "charge", "charge"), p)));
+    router.get(base + "/balance_transactions/:id").handler(http.handle((p, ctx) ->
+        expanded(store.get(ctx.pathParam("id"), "balance_transaction", "id"), p)));
     router.post(base + "/checkout/sessions").handler(http.handle((p, ctx) -> checkout.create(p)));
     router.get(base + "/checkout/sessions/:id").handler(http.handle((p, ctx) ->
         store.get(ctx.pathParam("id"), "checkout.session", "checkout_session")));
@@ -56,6 +61,10 @@ final class StripeApi {
     router.get(base + "/events").handler(http.handle((p, ctx) ->
         store.listEvents(p.getString("type"), limit(p), p.getString("starting_after"))));
     router.get(base + "/events/:id").handler(http.handle((p, ctx) -> store.getEvent(ctx.pathParam("id"))));
+  }
+
+  private Future<JsonObject> expanded(Future<JsonObject> object, JsonObject params) {
+    return object.compose(o -> charges.balance().expand(o, array(params, "expand")));
   }
 
   private Future<JsonObject> customer(RoutingContext ctx) {

@@ -66,6 +66,17 @@ final class StripeStore {
         });
   }
 
+  /** Any stored object with this id (for expansion), or Stripe's 404. */
+  Future<JsonObject> getAny(String id) {
+    return pool.preparedQuery("SELECT data FROM sandbox_stripe.objects WHERE id = $1").execute(Tuple.of(id))
+        .map(rows -> {
+          if (rows.size() == 0) {
+            throw StripeError.notFound(id, "expand");
+          }
+          return rows.iterator().next().getJsonObject("data");
+        });
+  }
+
   /** Newest first; {@code starting_after} pages like Stripe's lists. */
   Future<JsonObject> list(String type, String customer, int limit, String startingAfter, String url) {
     String sql = "SELECT data FROM sandbox_stripe.objects WHERE type = $1"

@@ -223,7 +223,9 @@ public final class Gateway {
     features.add(reservations);
     features.add(payments);
     features.add(fleet);
-    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase));
+    fleet.maintenance().listOverlapsWith(reservations.maintenanceOverlaps());
+    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase,
+        fleet.maintenance(), fleet.uptimes()));
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);

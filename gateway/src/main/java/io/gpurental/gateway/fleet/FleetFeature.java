@@ -20,6 +20,8 @@ public final class FleetFeature implements Feature {
   private final AgentFleet fleet;
   private final Hosts operatorHosts;
   private final AgentApi api;
+  private final Maintenance maintenance;
+  private final Uptimes uptimes;
 
   /** {@code others} starts instances on hosts no agent enrolled (nothing can: {@link NoHostAgents}). */
   public FleetFeature(Vertx vertx, Pool pool, FleetConfig config, Fleet others) {
@@ -30,6 +32,9 @@ public final class FleetFeature implements Feature {
     this.fleet = new AgentFleet(instances, waits, others);
     this.operatorHosts = new Hosts(vertx, hosts);
     this.api = new AgentApi(vertx, hosts, instances, waits, fleet, config);
+    MaintenanceRepository windows = new MaintenanceRepository(pool);
+    this.maintenance = new Maintenance(vertx, windows);
+    this.uptimes = new Uptimes(windows);
   }
 
   /** The port reservations start and stop instances through. */
@@ -40,6 +45,16 @@ public final class FleetFeature implements Feature {
   /** The port the operator manages hosts through. */
   public Hosts hosts() {
     return operatorHosts;
+  }
+
+  /** The port the operator plans maintenance windows through. */
+  public Maintenance maintenance() {
+    return maintenance;
+  }
+
+  /** Each host's uptime, from its status history and maintenance windows. */
+  public Uptimes uptimes() {
+    return uptimes;
   }
 
   /** How auth recognises a host credential. */

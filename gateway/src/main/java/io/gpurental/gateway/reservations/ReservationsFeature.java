@@ -4,6 +4,7 @@ import io.gpurental.gateway.auth.Credentials;
 import io.gpurental.gateway.config.EventsConfig;
 import io.gpurental.gateway.config.ReservationConfig;
 import io.gpurental.gateway.fleet.Fleet;
+import io.gpurental.gateway.fleet.MaintenanceOverlaps;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
@@ -52,6 +53,11 @@ public final class ReservationsFeature implements Feature {
         new HostFailures(vertx, repository, payments, instances), payments);
     this.schedulerEvery = config.schedulerInterval();
     instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
+  }
+
+  /** Lists the reservations a planned maintenance window overlaps, for the fleet. */
+  public MaintenanceOverlaps maintenanceOverlaps() {
+    return new HostOverlaps();
   }
 
   /** Forgets Idempotency-Keys older than 24 h (this feature owns the table; a cluster job calls it). */

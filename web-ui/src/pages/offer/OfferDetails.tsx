@@ -2,6 +2,7 @@ import { AvailabilityStrip, PriceHistory } from '../../charts';
 import { formatCount, formatGb, formatPercent, money, type OfferDetail } from '../../offers';
 import type { ChosenWindow } from './chosen-window';
 import { Hardware, PriceBreakdown, References } from './OfferFacts';
+import { UptimeFigures } from './UptimeFigures';
 import { QuoteSection } from './QuoteSection';
 
 interface OfferDetailsProps {
@@ -46,6 +47,7 @@ export function OfferDetails({ offer, updating, updateError, onRetry, chosen }: 
       <div class="offer-layout">
         <div class="offer-layout__main">
           <Hardware offer={offer} />
+          <UptimeFigures offer={offer} />
           <PriceBreakdown offer={offer} updating={updating} />
           <References offer={offer} />
         </div>

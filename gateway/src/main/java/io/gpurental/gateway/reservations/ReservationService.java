@@ -93,10 +93,10 @@ final class ReservationService {
   }
 
   /**
-   * Under the host's capacity lock, refuses a window that planned maintenance keeps free (the quote
-   * checked it already; a window saved since is caught here).
+   * Under the host's capacity lock (held to the end of {@code tx}), refuses [start, end) when
+   * planned maintenance keeps it free: 409 naming the window.
    */
-  private static Future<Void> refuseMaintenance(SqlConnection tx, String hostId, OffsetDateTime start,
+  static Future<Void> refuseMaintenance(SqlConnection tx, String hostId, OffsetDateTime start,
       OffsetDateTime end) {
     return ReservationGpuRepository.lockCapacity(tx, hostId)
         .compose(v -> ReservationGpuRepository.maintenance(tx, hostId, start, end))

@@ -42,6 +42,10 @@ class MaintenanceWindowsTest {
   @AfterEach
   void clear() {
     node.sql("DELETE FROM reservation_gpus");
+    node.sql("DELETE FROM reservation_events");
+    node.sql("DELETE FROM refunds");
+    node.sql("DELETE FROM reservation_extensions");
+    node.sql("DELETE FROM payments");
     node.sql("DELETE FROM reservations");
     node.sql("DELETE FROM maintenance_windows");
     node.gateway().vertx().eventBus().publish(HostChanges.ADDRESS, new JsonObject());
@@ -112,6 +116,21 @@ class MaintenanceWindowsTest {
     for (int h = startHour; h < startHour + 5; h++) {
       assertEquals(0, free.getInteger(h), "maintenance hours are not free: " + free);
     }
+  }
+
+  @Test
+  void anExtensionIntoAWindowIsRefused(@SignedIn("operator") ApiClient operator, @SignedIn("bob") ApiClient renter) {
+    renter.saveCard("4242424242424242");
+    String id = renter.reserve(OFFER, 1, START.minus(2, ChronoUnit.HOURS), 2, "saved_card").getString("id");
+    renter.awaitStatus(id, "confirmed");
+    HttpResponse<String> saved = operator.post(PATH, window(false).put("acknowledge_overlaps", true));
+    assertEquals(201, saved.statusCode(), saved.body());
+    assertEquals(0, new JsonObject(saved.body()).getJsonArray("overlapping_reservations").size(), "it ends as it starts");
+    HttpResponse<String> extended = renter.post("/api/v1/reservations/" + id + "/extend",
+        new JsonObject().put("hours", 1).put("payment", "saved_card"));
+    assertEquals(409, extended.statusCode(), extended.body());
+    assertTrue(new JsonObject(extended.body()).getString("detail").contains("planned maintenance"), extended.body());
+    assertEquals(0L, count("SELECT count(*) FROM reservation_extensions"));
   }
 
   @Test

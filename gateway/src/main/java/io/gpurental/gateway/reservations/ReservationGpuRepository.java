@@ -66,14 +66,16 @@ final class ReservationGpuRepository {
     return tx.preparedQuery(LOCK_CAPACITY).execute(Tuple.of(hostId)).mapEmpty();
   }
 
+  /** A maintenance window (from the fleet's view) that keeps a time free of new reservations. */
+  record PlannedMaintenance(String id, OffsetDateTime startsAt, OffsetDateTime endsAt, boolean drain) {}
+
   /** The maintenance window that refuses a new reservation on the host for [start, end), if any. */
-  static Future<Optional<Maintenance.Window>> maintenance(SqlClient tx, String hostId, OffsetDateTime start,
+  static Future<Optional<PlannedMaintenance>> maintenance(SqlClient tx, String hostId, OffsetDateTime start,
       OffsetDateTime end) {
     return tx.preparedQuery(MAINTENANCE).execute(Tuple.of(hostId, start, end)).map(rows -> rows.size() == 0
         ? Optional.empty()
-        : Optional.of(rows.iterator().next()).map(row -> new Maintenance.Window(row.getString("id"), hostId,
-            row.getOffsetDateTime("starts_at"), row.getOffsetDateTime("ends_at"), row.getBoolean("drain"), null, null,
-            null, null)));
+        : Optional.of(rows.iterator().next()).map(row -> new PlannedMaintenance(row.getString("id"),
+            row.getOffsetDateTime("starts_at"), row.getOffsetDateTime("ends_at"), row.getBoolean("drain"))));
   }
 
   /** The live reservations on the host that hold GPUs at some time in [start, end). */

@@ -70,10 +70,17 @@ COMMENT ON VIEW maintenance_windows_view IS 'owner: fleet; read by catalog, rese
 --   uptime      1 - down / counted (null when counted is 0)
 --   maintenance served * planned (planned maintenance that fell in served time)
 CREATE VIEW host_uptime_view AS
-  WITH segments AS (
+  -- only the last 30 days of history, and the status each host had when they began, so the work
+  -- does not grow with the years of history kept
+  WITH recent AS (
+    SELECT id, host_id, at, to_status FROM host_status_history WHERE at >= now() - interval '30 days'
+    UNION ALL
+    SELECT * FROM (SELECT DISTINCT ON (host_id) id, host_id, at, to_status FROM host_status_history
+                   WHERE at < now() - interval '30 days' ORDER BY host_id, at DESC, id DESC) AS before),
+  segments AS (
     SELECT host_id, to_status AS status,
            tstzrange(at, lead(at, 1, 'infinity') OVER (PARTITION BY host_id ORDER BY at, id)) AS during
-    FROM host_status_history),
+    FROM recent),
   planned AS (
     SELECT host_id, range_agg(tstzrange(starts_at, least(ends_at, coalesce(cancelled_at, ends_at)))) AS during
     FROM maintenance_windows WHERE cancelled_at IS NULL OR cancelled_at > starts_at GROUP BY host_id),

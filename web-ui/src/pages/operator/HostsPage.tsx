@@ -112,7 +112,7 @@ export function HostsPage({ me }: { me: Me }) {
                 <th scope="col">Status</th>
                 <th scope="col">GPUs</th>
                 <th scope="col">Last heartbeat</th>
-                <th scope="col">Uptime (30 d)</th>
+                <th scope="col">{'Uptime (30\u00a0d)'}</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>

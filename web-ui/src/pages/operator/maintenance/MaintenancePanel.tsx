@@ -31,6 +31,8 @@ export function MaintenancePanel({ me, host, onClose }: { me: Me; host: Host; on
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [host.id]);
   useEffect(load, [load]);
+  // the panel opens below the table: take the operator (and a screen reader) to it
+  useEffect(() => document.getElementById('maintenance-heading')?.focus(), [host.id]);
 
   const cancel = (window: MaintenanceWindow) => {
     setError(null);
@@ -41,7 +43,7 @@ export function MaintenancePanel({ me, host, onClose }: { me: Me; host: Host; on
 
   return (
     <section id="maintenance-panel" class="panel maintenance-panel" aria-labelledby="maintenance-heading">
-      <h3 id="maintenance-heading">Maintenance of {host.name}</h3>
+      <h3 id="maintenance-heading" tabIndex={-1}>Maintenance of {host.name}</h3>
       {error && (
         <p id="maintenance-error" class="problem" role="alert">
           {error}

@@ -45,6 +45,8 @@ class MaintenanceBrowserTest extends BrowserTestBase {
     WebElement uptime = wait.until(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector("#host-" + HOST + " .host-uptime")));
     assertTrue(uptime.getText().contains("%"), "a seeded active host has served: " + uptime.getText());
+    ((org.openqa.selenium.JavascriptExecutor) browser.driver()).executeScript("arguments[0].scrollIntoView()", uptime);
+    screenshot("hosts-uptime.png");
     wait.until(ExpectedConditions.elementToBeClickable(By.id("maintenance-" + HOST))).click();
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("no-maintenance")));
     type("maintenance-start", LOCAL_INPUT.format(start));

@@ -12,10 +12,14 @@ import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Transaction;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -131,6 +135,34 @@ class MaintenanceWindowsTest {
     assertEquals(409, extended.statusCode(), extended.body());
     assertTrue(new JsonObject(extended.body()).getString("detail").contains("planned maintenance"), extended.body());
     assertEquals(0L, count("SELECT count(*) FROM reservation_extensions"));
+  }
+
+  /**
+   * A window saved while a reservation is being made: the reservation waits for the host's
+   * capacity lock the window's transaction holds, then sees the window and is refused.
+   */
+  @Test
+  void aReservationRacingAWindowWaitsForItAndIsRefused(@SignedIn("alice") ApiClient renter) throws Exception {
+    JsonObject quote = renter.quote(OFFER, 1, START, 2);
+    SqlConnection maintenance = TestGateway.await(node.gateway().pool().getConnection());
+    try {
+      Transaction tx = TestGateway.await(maintenance.begin());
+      TestGateway.await(maintenance.query("SELECT pg_advisory_xact_lock(hashtextextended('host-capacity:" + HOST
+          + "', 0))").execute());
+      CompletableFuture<HttpResponse<String>> reserving = CompletableFuture.supplyAsync(() -> renter.post(
+          "/api/v1/reservations", new JsonObject().put("quote_id", quote.getString("id"))
+              .put("ssh_public_key", ApiClient.SSH_KEY).put("payment", "checkout")));
+      eventually("the reservation waits for the host's capacity lock", () -> count("SELECT count(*) FROM pg_locks"
+          + " WHERE locktype = 'advisory' AND NOT granted"), waiting -> waiting == 1L);
+      TestGateway.await(maintenance.query("INSERT INTO maintenance_windows (id, host_id, starts_at, ends_at, reason,"
+          + " created_by) VALUES ('mnt_race', '" + HOST + "', '" + START + "', '" + END + "', 'race', 'test')").execute());
+      TestGateway.await(tx.commit());
+      HttpResponse<String> reserved = reserving.get(30, TimeUnit.SECONDS);
+      assertEquals(409, reserved.statusCode(), reserved.body());
+      assertTrue(new JsonObject(reserved.body()).getString("detail").contains("mnt_race"), reserved.body());
+    } finally {
+      TestGateway.await(maintenance.close());
+    }
   }
 
   @Test

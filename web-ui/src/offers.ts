@@ -72,6 +72,27 @@ export interface Offer {
   savings: Savings;
   /** The host's time-to-ready over 30 days; null while no instance has run on it. */
   time_to_ready?: TimeToReady | null;
+  /** The host's uptime over the last 30 days (0–1), null before it has served. */
+  uptime_30d: number | null;
+  uptime: Uptime;
+  /** Planned maintenance that makes this window unbookable. */
+  maintenance: { id: string; starts_at: string; ends_at: string; drain: boolean } | null;
+}
+
+/** uptime = 1 − down time ÷ (period − planned maintenance); null without time in service. */
+export interface Uptime {
+  '24h': number | null;
+  '7d': number | null;
+  '30d': number | null;
+  maintenance_hours_30d: number;
+  down_hours_30d?: number;
+}
+
+const uptimeFormat = new Intl.NumberFormat(undefined, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 });
+
+/** "99.58 %" in the viewer's locale, or "—" when there is no figure yet. */
+export function formatUptime(value: number | null | undefined): string {
+  return typeof value === 'number' ? uptimeFormat.format(value) : '—';
 }
 
 export interface Availability {

@@ -1,5 +1,6 @@
 /** The operator's hosts and sites: `/api/v1/operator/sites`, `/api/v1/operator/hosts…`. */
 import { getJson, postJson } from './api';
+import type { Uptime } from './offers';
 import { csrfHeaders, type Me } from './session';
 
 export interface Site {
@@ -61,6 +62,8 @@ export interface Host {
   gpus: HostGpu[];
   unknown_gpu_names: string[];
   offers: string[];
+  /** From the host's status history; null for a host without any. */
+  uptime?: Uptime | null;
 }
 
 /** `POST /operator/hosts` answer: the host, its one-time enrolment token and the agent command. */

@@ -1,5 +1,5 @@
 import { type CatalogFilters } from '../../catalog-filters';
-import { formatCount, formatGb, formatPercent, gpusLabel, money, offerHref, type Offer } from '../../offers';
+import { formatCount, formatGb, formatPercent, formatUptime, gpusLabel, money, offerHref, type Offer } from '../../offers';
 import { Link } from '../../router';
 import { readyLine } from '../../time-to-ready';
 
@@ -43,6 +43,10 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
         <div>
           <dt>Interconnect</dt>
           <dd>{offer.hardware?.interconnect || '—'}</dd>
+        </div>
+        <div>
+          <dt>Uptime</dt>
+          <dd class="offer-card__uptime">{formatUptime(offer.uptime_30d)} over 30 days</dd>
         </div>
       </dl>
       <p class="offer-card__price">

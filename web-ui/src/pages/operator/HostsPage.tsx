@@ -1,6 +1,7 @@
 /** The operator's hosts: the list with their status and actions, and enrolling a new host. */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { formatDateTime } from '../../format';
+import { formatUptime } from '../../offers';
 import {
   activateHost,
   canActivate,
@@ -15,6 +16,7 @@ import {
 import type { Me } from '../../session';
 import { EnrolForm } from './EnrolForm';
 import { CurrentTelemetry, GpuHealthSummary } from './host/HostHealth';
+import { MaintenancePanel } from './maintenance/MaintenancePanel';
 import { SecretPanel } from './SecretPanel';
 
 export function HostsPage({ me }: { me: Me }) {
@@ -23,6 +25,7 @@ export function HostsPage({ me }: { me: Me }) {
   const [enrolled, setEnrolled] = useState<EnrolledHost | null>(null);
   const [rotated, setRotated] = useState<{ host: string; credential: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [maintained, setMaintained] = useState<Host | null>(null);
 
   const load = useCallback((signal?: AbortSignal) => {
     listHosts(signal)
@@ -112,17 +115,19 @@ export function HostsPage({ me }: { me: Me }) {
                 <th scope="col">GPU health</th>
                 <th scope="col">Telemetry</th>
                 <th scope="col">Last heartbeat</th>
+                <th scope="col">{'Uptime (30\u00a0d)'}</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
               {hosts.map((host) => (
-                <HostRow key={host.id} host={host} busy={busy} onAct={act} me={me} />
+                <HostRow key={host.id} host={host} busy={busy} onAct={act} me={me} onMaintain={setMaintained} />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {maintained && <MaintenancePanel me={me} host={maintained} onClose={() => setMaintained(null)} />}
     </section>
   );
 }
@@ -132,9 +137,10 @@ interface HostRowProps {
   me: Me;
   busy: string | null;
   onAct: (host: Host, what: string, action: () => Promise<unknown>) => Promise<void>;
+  onMaintain: (host: Host) => void;
 }
 
-function HostRow({ host, me, busy, onAct }: HostRowProps) {
+function HostRow({ host, me, busy, onAct, onMaintain }: HostRowProps) {
   const [price, setPrice] = useState('');
   const gpus = host.gpus.length === 0 ? '—' : `${host.gpus.length} × ${host.gpus[0]?.model ?? host.gpus[0]?.nvidia_smi_name}`;
   const button = (what: string, label: string, action: () => Promise<unknown>, danger = false) => (
@@ -174,6 +180,9 @@ function HostRow({ host, me, busy, onAct }: HostRowProps) {
         <CurrentTelemetry host={host} compact />
       </td>
       <td>{host.last_heartbeat_at ? formatDateTime(host.last_heartbeat_at) : '—'}</td>
+      <td class="host-uptime" title={host.uptime ? `24 h ${formatUptime(host.uptime['24h'])}, 7 d ${formatUptime(host.uptime['7d'])}, maintenance ${host.uptime.maintenance_hours_30d} h` : undefined}>
+        {formatUptime(host.uptime?.['30d'])}
+      </td>
       <td>
         <div class="host-actions">
           {canActivate(host) && (
@@ -201,6 +210,9 @@ function HostRow({ host, me, busy, onAct }: HostRowProps) {
             </span>
           )}
           {canDeactivate(host) && button('deactivate', 'Deactivate', () => deactivateHost(me, host.id))}
+          <button type="button" class="btn btn--small" id={`maintenance-${host.id}`} onClick={() => onMaintain(host)}>
+            Maintenance
+          </button>
           {host.credential_prefix && button('rotate', 'Rotate credential', () => rotateCredential(me, host.id))}
           {host.credential_prefix && button('revoke', 'Revoke credential', () => revokeCredential(me, host.id), true)}
         </div>

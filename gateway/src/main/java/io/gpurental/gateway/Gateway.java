@@ -232,7 +232,9 @@ public final class Gateway {
     features.add(reservations);
     features.add(payments);
     features.add(fleet);
-    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase)
+    fleet.maintenance().listOverlapsWith(reservations.maintenanceOverlaps());
+    features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase,
+        fleet.maintenance(), fleet.uptimes())
         .withPricing(catalog.prices(), terms, config.pricing().currency(), pool));
     features.add(new AdministrationFeature(pool, auth.accountAdmin(), payments.payments(), payments.oversight()));
     AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts());

@@ -2,11 +2,13 @@ package io.gpurental.gateway.catalog;
 
 import io.gpurental.gateway.config.PricingConfig;
 import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.pricing.QuotableOffer;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.pricing.QuotesApi;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
 
@@ -29,8 +31,22 @@ public final class CatalogFeature implements Feature {
     this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.terms(), pricing,
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
-        .map(found -> found.map(row -> new QuotableOffer(row.id(), row.gpuCounts(), row.gpusAvailable(), row.gpusTotal(),
-            row.pricePerGpuHour(), row.currency()))), pricing);
+        .map(found -> found.map(row -> new QuotableOffer(refuseMaintenance(row).id(), row.gpuCounts(),
+            row.gpusAvailable(), row.gpusTotal(), row.pricePerGpuHour(), row.currency()))), pricing);
+  }
+
+  /** A window that planned maintenance keeps free is not quoted: 409 naming the maintenance window. */
+  private static OfferRow refuseMaintenance(OfferRow row) {
+    OfferRow.PlannedMaintenance window = row.maintenance();
+    if (window != null) {
+      throw new Conflict("Host " + row.hostName() + " is in planned maintenance " + window.id() + " from "
+          + window.startsAt().toInstant() + " to " + window.endsAt().toInstant()
+          + (window.drain() ? " and takes no new reservation until then" : "")
+          + "; choose a window that does not overlap it.", new JsonObject().put("maintenance", new JsonObject()
+              .put("id", window.id()).put("starts_at", window.startsAt().toInstant().toString())
+              .put("ends_at", window.endsAt().toInstant().toString()).put("drain", window.drain())));
+    }
+    return row;
   }
 
   /** Quotes at current prices, for features that quote on the caller's behalf. */

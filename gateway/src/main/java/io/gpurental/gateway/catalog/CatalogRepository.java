@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads offers, their availability (from reservations' {@code booked_gpus_view}) and prices. */
+/**
+ * Reads offers, their availability (from reservations' {@code booked_gpus_view} and the fleet's
+ * {@code maintenance_windows_view}), their hosts' uptime ({@code host_uptime_view}) and prices.
+ */
 public final class CatalogRepository {
   /**
    * Every offer matching the SQL-side filters, with the GPUs of its host that no active booking
@@ -25,17 +28,26 @@ public final class CatalogRepository {
                     FROM fleet_gpus_view g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
       SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
              h.site_name AS site, h.region, h.country,
-             g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total, g.free AS gpus_free,
+             g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
+             CASE WHEN mw.id IS NULL THEN g.free ELSE 0 END AS gpus_free,
              o.gpu_counts, h.cpu_model, h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
              o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu,
              p.amount_per_gpu_hour AS price_per_gpu_hour, p.currency,
-             m.hyperscaler_price_minor, m.specialized_price_minor
+             m.hyperscaler_price_minor, m.specialized_price_minor,
+             mw.id AS maintenance_id, mw.starts_at AS maintenance_starts_at, mw.ends_at AS maintenance_ends_at,
+             mw.drain AS maintenance_drain,
+             u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
+             u.maintenance_seconds_30d
       FROM offers o
       JOIN fleet_hosts_view h ON h.id = o.host_id
       JOIN host_gpus g ON g.host_id = h.id
       JOIN gpu_models m ON m.name = g.model
       -- the one rule for the price that applies now (V14): own price, else model-and-site default
       JOIN offer_prices_view p ON p.offer_id = o.id
+      -- planned maintenance (published by the fleet) that keeps the window free: no GPU is free
+      LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
+                         WHERE host_id = h.id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
+      LEFT JOIN host_uptime_view u ON u.host_id = h.id
       -- a search lists only open offers of hosts that can serve now (enrolling, pending, offline and
       -- deactivated hosts are not in the catalog); one offer asked for by id is shown as it is
       WHERE (($9::text IS NULL AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')) OR o.id = $9)
@@ -46,11 +58,15 @@ public final class CatalogRepository {
         AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
         AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)""";
   private static final String TIMELINE = """
-      SELECT n, (SELECT count(*) FROM fleet_gpus_view g WHERE g.host_id = o.host_id AND g.health = 'healthy'
-               AND NOT EXISTS (
+      SELECT n, CASE WHEN EXISTS (SELECT 1 FROM maintenance_windows_view w WHERE w.host_id = o.host_id
+                                  AND w.blocked && tstzrange($2::timestamptz + n * interval '1 hour',
+                                                             $2::timestamptz + (n + 1) * interval '1 hour'))
+                THEN 0 -- planned maintenance: nothing is free
+                ELSE (SELECT count(*) FROM fleet_gpus_view g WHERE g.host_id = o.host_id AND g.health = 'healthy'
+                      AND NOT EXISTS (
                  SELECT 1 FROM booked_gpus_view r WHERE r.gpu_id = g.id
                    AND r.period && tstzrange($2::timestamptz + n * interval '1 hour',
-                                              $2::timestamptz + (n + 1) * interval '1 hour'))) :: integer AS free
+                                              $2::timestamptz + (n + 1) * interval '1 hour'))) END :: integer AS free
       FROM offers o CROSS JOIN generate_series(0, $3::integer - 1) AS n
       WHERE o.id = $1 ORDER BY n""";
   /**

@@ -48,7 +48,17 @@ final class OfferJson {
             .put("gpu_count", gpuCount))
         .put("window_total", price.total().toJson())
         .put("price_items", price.itemsJson())
-        .put("savings", savings(offer, price.allInPerGpuHour().amount(), currency));
+        .put("savings", savings(offer, price.allInPerGpuHour().amount(), currency))
+        .put("uptime_30d", offer.uptime().last30d())
+        .put("uptime", offer.uptime().toJson())
+        .put("maintenance", maintenance(offer.maintenance()));
+  }
+
+  /** The planned maintenance that makes the window unbookable, or null. */
+  private static JsonObject maintenance(OfferRow.PlannedMaintenance window) {
+    return window == null ? null : new JsonObject().put("id", window.id())
+        .put("starts_at", window.startsAt().toInstant().toString()).put("ends_at", window.endsAt().toInstant().toString())
+        .put("drain", window.drain());
   }
 
   private static JsonObject savings(OfferRow offer, long allInPerGpuHour, String currency) {

@@ -1,6 +1,8 @@
 package io.gpurental.gateway.catalog;
 
+import io.gpurental.gateway.fleet.Uptimes;
 import io.vertx.sqlclient.Row;
+import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
 
@@ -11,7 +13,10 @@ public record OfferRow(
     String cpuModel, int cpuCores, int ramGb, int nvmeGb, Integer netGbps, String interconnect,
     int cpuCoresPerGpu, int ramGbPerGpu, int nvmeGbPerGpu,
     long pricePerGpuHour, String currency,
-    Long hyperscalerPrice, Long specializedPrice) {
+    Long hyperscalerPrice, Long specializedPrice, PlannedMaintenance maintenance, Uptimes.Uptime uptime) {
+
+  /** The maintenance window that keeps the searched window free of new reservations. */
+  public record PlannedMaintenance(String id, OffsetDateTime startsAt, OffsetDateTime endsAt, boolean drain) {}
 
   static OfferRow from(Row row) {
     return new OfferRow(row.getString("id"), row.getString("host_id"), row.getString("host_name"),
@@ -22,7 +27,17 @@ public record OfferRow(
         row.getInteger("net_gbps"), row.getString("interconnect"), row.getInteger("cpu_cores_per_gpu"),
         row.getInteger("ram_gb_per_gpu"), row.getInteger("nvme_gb_per_gpu"),
         row.getLong("price_per_gpu_hour"), row.getString("currency"),
-        row.getLong("hyperscaler_price_minor"), row.getLong("specialized_price_minor"));
+        row.getLong("hyperscaler_price_minor"), row.getLong("specialized_price_minor"),
+        row.getString("maintenance_id") == null ? null : new PlannedMaintenance(row.getString("maintenance_id"),
+            row.getOffsetDateTime("maintenance_starts_at"), row.getOffsetDateTime("maintenance_ends_at"),
+            row.getBoolean("maintenance_drain")),
+        new Uptimes.Uptime(row.getDouble("uptime_24h"), row.getDouble("uptime_7d"), row.getDouble("uptime_30d"),
+            orZero(row.getDouble("counted_seconds_30d")), orZero(row.getDouble("down_seconds_30d")),
+            orZero(row.getDouble("maintenance_seconds_30d"))));
+  }
+
+  private static double orZero(Double value) {
+    return value == null ? 0 : value;
   }
 
   /** GPUs a reservation could take now: none unless the host is active. */

@@ -23,6 +23,8 @@ public final class FleetFeature implements Feature {
   private final Hosts operatorHosts;
   private final AgentApi api;
   private final TelemetryRepository telemetry;
+  private final Maintenance maintenance;
+  private final Uptimes uptimes;
 
   /** {@code others} starts instances on hosts no agent enrolled (nothing can: {@link NoHostAgents}). */
   public FleetFeature(Vertx vertx, Pool pool, FleetConfig config, Fleet others) {
@@ -35,6 +37,9 @@ public final class FleetFeature implements Feature {
     this.api = new AgentApi(vertx, hosts, instances, waits, fleet, config,
         new Heartbeats(vertx, pool, fleet, config.health()));
     this.telemetry = new TelemetryRepository(pool);
+    MaintenanceRepository windows = new MaintenanceRepository(pool);
+    this.maintenance = new Maintenance(vertx, windows);
+    this.uptimes = new Uptimes(windows);
   }
 
   /** The port reservations start and stop instances through. */
@@ -45,6 +50,16 @@ public final class FleetFeature implements Feature {
   /** The port the operator manages hosts through. */
   public Hosts hosts() {
     return operatorHosts;
+  }
+
+  /** The port the operator plans maintenance windows through. */
+  public Maintenance maintenance() {
+    return maintenance;
+  }
+
+  /** Each host's uptime, from its status history and maintenance windows. */
+  public Uptimes uptimes() {
+    return uptimes;
   }
 
   /** How auth recognises a host credential. */

@@ -4,14 +4,19 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The clustered event-bus address on which the fleet announces every host status change and
- * every GPU health change, so
- * that every node can drop what it derived from the old status (the catalog's cached searches).
+ * The clustered event-bus address on which the fleet announces every host status change, every
+ * GPU health change and every change of a host's maintenance windows, so that every node can drop
+ * what it derived from them (the catalog's cached searches).
  */
 public final class HostChanges {
   public static final String ADDRESS = "fleet.host-status-changed";
 
   private HostChanges() {}
+
+  /** The host's maintenance windows changed (its status did not): {@code status} is absent. */
+  static void publishMaintenance(Vertx vertx, String hostId) {
+    vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("maintenance", true));
+  }
 
   static void publish(Vertx vertx, String hostId, String status) {
     vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("status", status));

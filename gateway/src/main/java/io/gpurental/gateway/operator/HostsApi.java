@@ -5,6 +5,7 @@ import io.gpurental.gateway.catalog.GpuModels;
 import io.gpurental.gateway.catalog.Offers;
 import io.gpurental.gateway.fleet.Hosts;
 import io.gpurental.gateway.fleet.TelemetryReads;
+import io.gpurental.gateway.fleet.Uptimes;
 import io.gpurental.gateway.platform.Page;
 import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.NotFound;
@@ -28,8 +29,10 @@ final class HostsApi {
   private final Offers offers;
   private final GpuModels gpuModels;
   private final String publicBase;
+  private final Uptimes uptimes;
 
-  HostsApi(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase) {
+  HostsApi(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase, Uptimes uptimes) {
+    this.uptimes = uptimes;
     this.hosts = hosts;
     this.offers = offers;
     this.gpuModels = gpuModels;
@@ -88,7 +91,8 @@ final class HostsApi {
         .compose(list -> offers.ofHosts(list.stream().map(Hosts.Host::id).toList())
             .compose(ids -> hosts.telemetry().latest(list.stream().map(Hosts.Host::id).toList())
                 .map(latest -> Page.of(list, limit, host -> HostJson.of(host, ids.getOrDefault(host.id(), List.of()),
-                    latest.get(host.id())), host -> Page.encode(host.createdAt(), host.id())))))
+                    latest.get(host.id())), host -> Page.encode(host.createdAt(), host.id()))))
+            .compose(page -> withUptime(page.getJsonArray("data")).map(page)))
         .onSuccess(ctx::json)
         .onFailure(ctx::fail);
   }
@@ -132,9 +136,22 @@ final class HostsApi {
         return Future.failedFuture(new NotFound("There is no host " + hostId + "."));
       }
       return offers.ofHosts(List.of(hostId)).compose(ids -> hosts.telemetry().latest(List.of(hostId))
-          .map(latest -> HostJson.of(found.get(), ids.getOrDefault(hostId, List.of()), latest.get(hostId))));
+          .map(latest -> HostJson.of(found.get(), ids.getOrDefault(hostId, List.of()), latest.get(hostId))))
+          .compose(json -> withUptime(new JsonArray().add(json)).map(json));
     }).onSuccess(json -> ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
         .end(json.encode())).onFailure(ctx::fail);
+  }
+
+  /** Adds each host's {@code uptime} (from the fleet's status history) to its JSON. */
+  private Future<Void> withUptime(JsonArray hostsJson) {
+    List<String> ids = hostsJson.stream().map(host -> ((JsonObject) host).getString("id")).toList();
+    return uptimes.of(ids).map(byHost -> {
+      hostsJson.forEach(host -> {
+        Uptimes.Uptime uptime = byHost.get(((JsonObject) host).getString("id"));
+        ((JsonObject) host).put("uptime", uptime == null ? null : uptime.toJson());
+      });
+      return null;
+    });
   }
 
   private static void created(RoutingContext ctx, JsonObject json) {

@@ -4,6 +4,8 @@ import io.gpurental.gateway.catalog.GpuModels;
 import io.gpurental.gateway.catalog.Offers;
 import io.gpurental.gateway.catalog.Prices;
 import io.gpurental.gateway.fleet.Hosts;
+import io.gpurental.gateway.fleet.Maintenance;
+import io.gpurental.gateway.fleet.Uptimes;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.pricing.CurrentTerms;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -12,12 +14,15 @@ import io.vertx.sqlclient.Pool;
 /** Administration on top of the other features' ports: the fleet's hosts and their offers, prices, settings, audit. */
 public final class OperatorFeature implements Feature {
   private final HostsApi hosts;
+  private final MaintenanceApi maintenance;
   private PricesApi prices;
   private SettingsApi settings;
   private AuditApi audit;
 
-  public OperatorFeature(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase) {
-    this.hosts = new HostsApi(hosts, offers, gpuModels, publicBase);
+  public OperatorFeature(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase, Maintenance maintenance,
+      Uptimes uptimes) {
+    this.hosts = new HostsApi(hosts, offers, gpuModels, publicBase, uptimes);
+    this.maintenance = new MaintenanceApi(maintenance);
   }
 
   /**
@@ -39,5 +44,6 @@ public final class OperatorFeature implements Feature {
       settings.bind(api);
       audit.bind(api);
     }
+    maintenance.bind(api);
   }
 }

@@ -20,7 +20,7 @@ final class ExtensionRepository {
       + " upper(period) <= now() AS ended, EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = r.id"
       + " AND x.status = 'pending_payment') AS pending FROM reservations r WHERE id = $1 AND account_id = $2";
   private static final String LOCK_RESERVATION =
-      "SELECT status, upper(period) AS end_at FROM reservations WHERE id = $1 FOR UPDATE";
+      "SELECT status, upper(period) AS end_at, host_id FROM reservations WHERE id = $1 FOR UPDATE";
   private static final String INSERT = "INSERT INTO reservation_extensions (id, reservation_id, hours, period, status,"
       + " hold_expires_at, quote_id, price, total_amount, currency, payment_method)"
       + " VALUES ($1, $2, $3, tstzrange($4, $5), 'pending_payment', $6, $7, $8, $9, $10, $11)";
@@ -66,7 +66,7 @@ final class ExtensionRepository {
   record Extendable(String status, String offerId, int gpuCount, OffsetDateTime end, boolean ended, boolean pending) {}
 
   /** The reservation to extend, locked: its status and end as they are now. */
-  record LockedReservation(String status, OffsetDateTime end) {}
+  record LockedReservation(String status, OffsetDateTime end, String hostId) {}
 
   /** A held extension, locked for its payment's outcome. */
   record Locked(String status, int hours, OffsetDateTime ends, boolean windowOpen) {}
@@ -89,7 +89,7 @@ final class ExtensionRepository {
   static Future<LockedReservation> lockReservation(SqlConnection tx, String id) {
     return tx.preparedQuery(LOCK_RESERVATION).execute(Tuple.of(id)).map(rows -> {
       Row row = rows.iterator().next();
-      return new LockedReservation(row.getString("status"), row.getOffsetDateTime("end_at"));
+      return new LockedReservation(row.getString("status"), row.getOffsetDateTime("end_at"), row.getString("host_id"));
     });
   }
 

@@ -125,9 +125,11 @@ final class Extensions {
       if (!locked.status().equals(current.status()) || !locked.end().isEqual(end)) {
         return Future.failedFuture(new Conflict("The reservation changed meanwhile; read it again."));
       }
-      return ExtensionRepository.insert(tx, new ExtensionRepository.NewExtension(charge.extensionId(), id,
-          quote.hours(), end, until, OffsetDateTime.now(ZoneOffset.UTC).plus(hold), quote.id(),
-          ReservationService.priceOf(quote), quote.total().amount(), quote.total().currency(), method));
+      // the quote checked planned maintenance; a window saved since is caught here
+      return ReservationService.refuseMaintenance(tx, locked.hostId(), end, until)
+          .compose(v -> ExtensionRepository.insert(tx, new ExtensionRepository.NewExtension(charge.extensionId(), id,
+              quote.hours(), end, until, OffsetDateTime.now(ZoneOffset.UTC).plus(hold), quote.id(),
+              ReservationService.priceOf(quote), quote.total().amount(), quote.total().currency(), method)));
     });
   }
 }

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.SqlConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -57,22 +58,24 @@ final class ReservationService {
     String account = r.caller().accountId();
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, r.key(), r.requestBody())
         .compose(replay -> replay != null ? Future.succeededFuture(replay)
-            : ReservationGpuRepository.freeGpus(tx, r.hostId(), start, end, quote.gpuCount()).compose(gpus -> {
-              if (gpus.size() < quote.gpuCount()) {
-                return Future.failedFuture(new NotEnoughGpus(gpus.size()));
-              }
-              OffsetDateTime holdUntil = OffsetDateTime.now(ZoneOffset.UTC).plus(hold);
-              NewReservation reservation = new NewReservation(r.id(), account, quote.offerId(), r.hostId(),
-                  quote.gpuCount(), start, end, holdUntil, quote.id(), priceOf(quote), quote.total().amount(),
-                  quote.total().currency(), r.ssh(), r.paymentMethod(), gpus);
-              return ReservationRepository.insert(tx, reservation)
-                  .compose(v -> Payments.recordPending(tx, r.charge(), r.paymentMethod(), r.checkout()))
-                  .compose(v -> repository.findJson(tx, r.id(), account, false))
-                  .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()))
-                  .compose(outcome -> "saved_card".equals(r.paymentMethod())
-                      ? IdempotencyKeys.rememberPayment(tx, account, r.key(), r.charge().paymentId()).map(outcome)
-                      : IdempotencyKeys.store(tx, account, r.key(), outcome.status(), outcome.body()).map(outcome));
-            })))
+            : refuseMaintenance(tx, r.hostId(), start, end)
+                .compose(v -> ReservationGpuRepository.freeGpus(tx, r.hostId(), start, end, quote.gpuCount()))
+                .compose(gpus -> {
+                  if (gpus.size() < quote.gpuCount()) {
+                    return Future.failedFuture(new NotEnoughGpus(gpus.size()));
+                  }
+                  OffsetDateTime holdUntil = OffsetDateTime.now(ZoneOffset.UTC).plus(hold);
+                  NewReservation reservation = new NewReservation(r.id(), account, quote.offerId(), r.hostId(),
+                      quote.gpuCount(), start, end, holdUntil, quote.id(), priceOf(quote), quote.total().amount(),
+                      quote.total().currency(), r.ssh(), r.paymentMethod(), gpus);
+                  return ReservationRepository.insert(tx, reservation)
+                      .compose(v -> Payments.recordPending(tx, r.charge(), r.paymentMethod(), r.checkout()))
+                      .compose(v -> repository.findJson(tx, r.id(), account, false))
+                      .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()))
+                      .compose(outcome -> "saved_card".equals(r.paymentMethod())
+                          ? IdempotencyKeys.rememberPayment(tx, account, r.key(), r.charge().paymentId()).map(outcome)
+                          : IdempotencyKeys.store(tx, account, r.key(), outcome.status(), outcome.body()).map(outcome));
+                })))
         .onSuccess(outcome -> {
           if (!outcome.replayed()) {
             CatalogChanges.publish(vertx, "reservation created");
@@ -86,6 +89,27 @@ final class ReservationService {
             return conflict(r.hostId(), quote, failure instanceof NotEnoughGpus few ? few.free : -1);
           }
           return Future.failedFuture(failure);
+        });
+  }
+
+  /**
+   * Under the host's capacity lock (held to the end of {@code tx}), refuses [start, end) when
+   * planned maintenance keeps it free: 409 naming the window.
+   */
+  static Future<Void> refuseMaintenance(SqlConnection tx, String hostId, OffsetDateTime start,
+      OffsetDateTime end) {
+    return ReservationGpuRepository.lockCapacity(tx, hostId)
+        .compose(v -> ReservationGpuRepository.maintenance(tx, hostId, start, end))
+        .map(found -> {
+          found.ifPresent(window -> {
+            throw new Conflict("Host " + hostId + " is in planned maintenance " + window.id() + " from "
+                + window.startsAt().toInstant() + " to " + window.endsAt().toInstant()
+                + (window.drain() ? " and takes no new reservation until then" : "")
+                + "; choose a window that does not overlap it.", new JsonObject().put("maintenance", new JsonObject()
+                    .put("id", window.id()).put("starts_at", window.startsAt().toInstant().toString())
+                    .put("ends_at", window.endsAt().toInstant().toString()).put("drain", window.drain())));
+          });
+          return null;
         });
   }
 

@@ -5,6 +5,7 @@ import io.gpurental.gateway.config.EventsConfig;
 import io.gpurental.gateway.config.FleetConfig;
 import io.gpurental.gateway.config.ReservationConfig;
 import io.gpurental.gateway.fleet.Fleet;
+import io.gpurental.gateway.fleet.MaintenanceOverlaps;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
@@ -61,6 +62,11 @@ public final class ReservationsFeature implements Feature {
         new Downtime(vertx, repository, guarantee.failureGrace(), failures, payments));
     this.schedulerEvery = config.schedulerInterval();
     instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
+  }
+
+  /** Lists the reservations a planned maintenance window overlaps, for the fleet. */
+  public MaintenanceOverlaps maintenanceOverlaps() {
+    return new HostOverlaps();
   }
 
   /** Forgets Idempotency-Keys older than 24 h (this feature owns the table; a cluster job calls it). */

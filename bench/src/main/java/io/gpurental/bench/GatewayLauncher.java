@@ -1,0 +1,39 @@
+package io.gpurental.bench;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Starts the gateway jar with its embedded defaults, its own data directory under the run's temp
+ * directory (never ./data), free loopback ports and a cluster of its own.
+ */
+final class GatewayLauncher {
+  private GatewayLauncher() {}
+
+  static ServerProcess start(Path jar, Path work, int pgPort) {
+    int http = FreePort.next();
+    Map<String, String> env = new HashMap<>();
+    env.put("GATEWAY_HTTP_PORT", Integer.toString(http));
+    env.put("GATEWAY_HTTP_PUBLIC_URL", "http://" + Loopback.HOST + ":" + http);
+    env.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "5");
+    env.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePort.next()));
+    env.put("GATEWAY_DB_URL", "");
+    env.put("GATEWAY_DB_EMBEDDED_DATA_DIR", work.resolve("postgres").toString());
+    env.put("GATEWAY_DB_EMBEDDED_PORT", Integer.toString(pgPort));
+    env.put("GATEWAY_CLUSTER_NAME", "bench-" + UUID.randomUUID());
+    env.put("GATEWAY_CLUSTER_PORT", Integer.toString(FreePort.next()));
+    env.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
+    env.put("GATEWAY_CLUSTER_MEMBERS", "");
+    // the load is the point: the abuse limit on writes (quotes, heartbeats) would answer 429
+    env.put("GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE", "1000000");
+    // bench hosts are silent between scenarios: they must not go offline (and change the catalog) mid-run
+    env.put("GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS", "600");
+    // the demo agents report this machine's disk, which may be nearly full on a build machine
+    env.put("GATEWAY_FLEET_HEALTH_DISK_FREE_MIN_GB", "0");
+    return ServerProcess.start("gateway", List.of("-jar", jar.toString()), env, work.resolve("gateway.log"), http,
+        "/health/ready");
+  }
+}

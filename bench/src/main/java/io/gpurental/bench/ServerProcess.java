@@ -44,6 +44,13 @@ final class ServerProcess implements AutoCloseable {
     builder.environment().putAll(env);
     try {
       ServerProcess server = new ServerProcess(name, builder.start(), log, port);
+      // a harness stopped with Ctrl-C must not leave servers behind (Java does not end its children)
+      Process child = server.process;
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        if (child.isAlive()) {
+          child.destroy();
+        }
+      }, "stop-" + name));
       server.awaitReady(readyPath);
       return server;
     } catch (IOException e) {

@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -86,6 +87,18 @@ final class BareRoutes {
             t.getString("power_source"), t.getDouble("disk_free_gb"), t.getString("disk_health"),
             t.getDouble("load_1m"), t.getDouble("rtt_ms"))))
         .compose(v -> tx.preparedQuery(BareSql.GPU_SAMPLE).executeBatch(gpus))).mapEmpty();
+  }
+
+  /** The economics report's three reads over the 30 days up to the next whole hour, as JSON. */
+  void economics(RoutingContext ctx) {
+    OffsetDateTime to = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS).plusHours(1);
+    Tuple range = Tuple.of(to.minusDays(30), to);
+    pool.preparedQuery(EconomicsSql.HOSTS).execute(range)
+        .compose(hosts -> pool.preparedQuery(EconomicsSql.SERIES).execute(range)
+            .compose(days -> pool.query(EconomicsSql.REFERENCE).execute()
+                .map(refs -> new JsonObject().put("from", range.getValue(0).toString()).put("to", to.toString())
+                    .put("hosts", json(hosts)).put("series", json(days)).put("references", json(refs)))))
+        .onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
   private static Tuple offerParams(OffsetDateTime start, int hours, String offerId) {

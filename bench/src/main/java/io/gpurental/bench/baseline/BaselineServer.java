@@ -55,6 +55,7 @@ public final class BaselineServer extends VerticleBase {
     Router router = Router.router(vertx);
     router.get("/health/live").handler(ctx -> ctx.json(new JsonObject().put("status", "UP")));
     router.get("/api/v1/offers").handler(routes::offers);
+    router.get("/api/v1/operator/economics").handler(routes::economics);
     router.post("/api/v1/*").handler(BodyHandler.create().setBodyLimit(65536));
     router.post("/api/v1/quotes").handler(routes::quote);
     router.post("/api/v1/agent/heartbeat").handler(routes::heartbeat);

@@ -1,0 +1,77 @@
+package io.gpurental.bench.baseline;
+
+/**
+ * operator.economics.EconomicsRepository's three statements (HOSTS with HostCostsRepository.COLUMNS
+ * spelled out, SERIES, REFERENCE), copied for the baseline; keep them in step with the gateway.
+ */
+final class EconomicsSql {
+  private static final String HOURS = "extract(epoch FROM (%s)) / 3600";
+  private static final String COST_COLUMNS = "c.currency, c.purchase_price, c.depreciation_months, c.residual_value,"
+      + " c.electricity_price_per_kwh, c.pue, c.colocation_per_month, c.bandwidth_per_month,"
+      + " c.maintenance_per_month, c.financing_per_month, c.updated_at, c.updated_by";
+  static final String HOSTS = """
+      WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
+      booked AS (
+        SELECT b.host_id, sum(b.gpu_count * %1$s) AS gpu_hours
+        FROM reservation_bookings_view b, range
+        WHERE b.booked AND b.period && tstzrange(range.lo, range.hi)
+        GROUP BY b.host_id),
+      money AS (
+        SELECT b.host_id, sum(round(p.revenue * s.share)) AS revenue, sum(round(p.refunds * s.share)) AS refunds,
+               sum(round(p.credits * s.share)) AS credits, sum(round(p.card_fee * s.share)) AS card_fees,
+               count(*) FILTER (WHERE NOT p.card_fee_known) AS without_fee
+        FROM payment_economics_view p
+        JOIN reservation_bookings_view b ON b.reservation_id = p.reservation_id
+                                        AND b.extension_id IS NOT DISTINCT FROM p.extension_id
+        CROSS JOIN range
+        CROSS JOIN LATERAL (SELECT extract(epoch FROM (least(upper(b.period), range.hi)
+                                                       - greatest(lower(b.period), range.lo)))
+                                   / extract(epoch FROM (upper(b.period) - lower(b.period))) AS share) s
+        WHERE b.period && tstzrange(range.lo, range.hi)
+        GROUP BY b.host_id),
+      energy AS (
+        SELECT e.host_id, sum(e.energy_wh)::numeric AS wh, sum(least(e.covered_seconds, 3600))::numeric AS seconds
+        FROM host_energy_hourly_view e, range
+        WHERE e.hour >= range.lo AND e.hour < range.hi AND e.samples > 0 AND e.measured_samples = e.samples
+          AND e.energy_wh IS NOT NULL
+        GROUP BY e.host_id)
+      SELECT h.id, h.name, h.site_id, h.site_name, coalesce(o.gpu_model, h.gpu_model), h.gpu_count, o.offer_id,
+             coalesce(o.list_price, 0),
+             coalesce(h.gpu_count * greatest(0, extract(epoch FROM (least(range.hi, coalesce(o.closed_at, 'infinity'))
+                                                 - greatest(range.lo, o.opened_at))) / 3600), 0) AS available,
+             coalesce(booked.gpu_hours, 0), coalesce(money.revenue, 0), coalesce(money.refunds, 0),
+             coalesce(money.credits, 0), coalesce(money.card_fees, 0), coalesce(money.without_fee, 0),
+             coalesce(energy.wh, 0), coalesce(energy.seconds, 0),
+             %2$s
+      FROM fleet_hosts_view h CROSS JOIN range
+      LEFT JOIN offer_economics_view o ON o.host_id = h.id
+      LEFT JOIN host_costs c ON c.host_id = h.id
+      LEFT JOIN booked ON booked.host_id = h.id
+      LEFT JOIN money ON money.host_id = h.id
+      LEFT JOIN energy ON energy.host_id = h.id
+      WHERE o.offer_id IS NOT NULL OR c.host_id IS NOT NULL
+      ORDER BY h.name""".formatted(
+          HOURS.formatted("least(upper(b.period), range.hi) - greatest(lower(b.period), range.lo)"), COST_COLUMNS);
+  static final String SERIES = """
+      WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
+      days AS (SELECT d AS lo, least(d + interval '1 day', range.hi) AS hi
+               FROM range, generate_series(range.lo, range.hi - interval '1 second', interval '1 day') d)
+      SELECT days.lo,
+        (SELECT coalesce(sum(o.gpu_count * greatest(0, extract(epoch FROM (least(days.hi, coalesce(o.closed_at,
+                'infinity')) - greatest(days.lo, o.opened_at))) / 3600)), 0) FROM offer_economics_view o),
+        (SELECT coalesce(sum(b.gpu_count * extract(epoch FROM (least(upper(b.period), days.hi)
+                - greatest(lower(b.period), days.lo))) / 3600), 0)
+         FROM reservation_bookings_view b WHERE b.booked AND b.period && tstzrange(days.lo, days.hi)),
+        (SELECT coalesce(sum(round((p.revenue - p.refunds - p.credits)
+                * extract(epoch FROM (least(upper(b.period), days.hi) - greatest(lower(b.period), days.lo)))
+                / extract(epoch FROM (upper(b.period) - lower(b.period))))), 0)
+         FROM payment_economics_view p JOIN reservation_bookings_view b ON b.reservation_id = p.reservation_id
+              AND b.extension_id IS NOT DISTINCT FROM p.extension_id
+         WHERE b.period && tstzrange(days.lo, days.hi))
+      FROM days ORDER BY days.lo""";
+  static final String REFERENCE = """
+      SELECT name, hyperscaler_price_minor, hyperscaler_source, specialized_price_minor, specialized_source,
+             reference_currency, reference_as_of FROM gpu_model_prices_view""";
+
+  private EconomicsSql() {}
+}

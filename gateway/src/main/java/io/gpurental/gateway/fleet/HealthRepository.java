@@ -57,8 +57,12 @@ final class HealthRepository {
         }
         GpuHealth.State before = state(row, now);
         GpuHealth.State after = GpuHealth.next(before, gpu, rules, now);
-        stores.add(Tuple.from(new Object[] {row.getString("id"), after.status(), after.reason(), utc(after.since()),
-            after.hotSamples(), utc(after.lastViolationAt()), after.eccUncorrected()}));
+        // a steady GPU's row stays as it is: most heartbeats change nothing, and rewriting every
+        // GPU's row each time was most of a heartbeat's cost (docs/benchmarks.md)
+        if (row.getString("status") == null || !after.equals(before)) {
+          stores.add(Tuple.from(new Object[] {row.getString("id"), after.status(), after.reason(),
+              utc(after.since()), after.hotSamples(), utc(after.lastViolationAt()), after.eccUncorrected()}));
+        }
         if (!after.status().equals(before.status())) {
           changes.add(new GpuChange(gpu.index(), before.status(), after.status(), after.reason(), after.since()));
         }

@@ -237,7 +237,7 @@ public final class Gateway {
         fleet.maintenance(), fleet.uptimes())
         .withPricing(catalog.prices(), terms, config.pricing().currency(), pool));
     features.add(new AdministrationFeature(pool, auth.accountAdmin(), payments.payments(), payments.oversight()));
-    AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts());
+    AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts(), config.fleet().readyDeadline());
     features.add(alerts);
     alerts.scheduleJobs(jobs);
     features.add(new EconomicsFeature(pool, config.pricing().currency()));

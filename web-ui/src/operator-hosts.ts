@@ -2,6 +2,7 @@
 import { getJson, postJson } from './api';
 import type { Uptime } from './offers';
 import { csrfHeaders, type Me } from './session';
+import type { TimeToReady } from './time-to-ready';
 
 export interface Site {
   id: string;
@@ -64,6 +65,10 @@ export interface Host {
   offers: string[];
   /** From the host's status history; null for a host without any. */
   uptime?: Uptime | null;
+  /** Over the last 30 days; null while no instance has run on the host. */
+  time_to_ready?: TimeToReady | null;
+  /** Open alert incidents about the host, its GPUs or its reservations. */
+  open_incidents?: number;
 }
 
 /** `POST /operator/hosts` answer: the host, its one-time enrolment token and the agent command. */

@@ -234,10 +234,10 @@ public final class Gateway {
     features.add(fleet);
     fleet.maintenance().listOverlapsWith(reservations.maintenanceOverlaps());
     features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase,
-        fleet.maintenance(), fleet.uptimes())
+        fleet.maintenance(), fleet.uptimes(), pool)
         .withPricing(catalog.prices(), terms, config.pricing().currency(), pool));
     features.add(new AdministrationFeature(pool, auth.accountAdmin(), payments.payments(), payments.oversight()));
-    AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts());
+    AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts(), config.fleet().readyDeadline());
     features.add(alerts);
     alerts.scheduleJobs(jobs);
     features.add(new EconomicsFeature(pool, config.pricing().currency()));

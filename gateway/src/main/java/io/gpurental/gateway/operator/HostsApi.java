@@ -30,9 +30,12 @@ final class HostsApi {
   private final GpuModels gpuModels;
   private final String publicBase;
   private final Uptimes uptimes;
+  private final HostFiguresRepository figures;
 
-  HostsApi(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase, Uptimes uptimes) {
+  HostsApi(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase, Uptimes uptimes,
+      HostFiguresRepository figures) {
     this.uptimes = uptimes;
+    this.figures = figures;
     this.hosts = hosts;
     this.offers = offers;
     this.gpuModels = gpuModels;
@@ -142,16 +145,23 @@ final class HostsApi {
         .end(json.encode())).onFailure(ctx::fail);
   }
 
-  /** Adds each host's {@code uptime} (from the fleet's status history) to its JSON. */
+  /**
+   * Adds each host's {@code uptime} (from the fleet's status history), {@code time_to_ready} and
+   * {@code open_incidents} to its JSON.
+   */
   private Future<Void> withUptime(JsonArray hostsJson) {
     List<String> ids = hostsJson.stream().map(host -> ((JsonObject) host).getString("id")).toList();
-    return uptimes.of(ids).map(byHost -> {
+    return uptimes.of(ids).compose(byHost -> figures.of(ids).map(figuresByHost -> {
       hostsJson.forEach(host -> {
-        Uptimes.Uptime uptime = byHost.get(((JsonObject) host).getString("id"));
-        ((JsonObject) host).put("uptime", uptime == null ? null : uptime.toJson());
+        JsonObject json = (JsonObject) host;
+        Uptimes.Uptime uptime = byHost.get(json.getString("id"));
+        HostFiguresRepository.Figures more = figuresByHost.get(json.getString("id"));
+        json.put("uptime", uptime == null ? null : uptime.toJson())
+            .put("time_to_ready", more == null ? null : more.timeToReady())
+            .put("open_incidents", more == null ? 0 : more.openIncidents());
       });
       return null;
-    });
+    }));
   }
 
   private static void created(RoutingContext ctx, JsonObject json) {

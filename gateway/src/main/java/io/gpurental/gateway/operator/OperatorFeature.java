@@ -20,8 +20,8 @@ public final class OperatorFeature implements Feature {
   private AuditApi audit;
 
   public OperatorFeature(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase, Maintenance maintenance,
-      Uptimes uptimes) {
-    this.hosts = new HostsApi(hosts, offers, gpuModels, publicBase, uptimes);
+      Uptimes uptimes, Pool pool) {
+    this.hosts = new HostsApi(hosts, offers, gpuModels, publicBase, uptimes, new HostFiguresRepository(pool));
     this.maintenance = new MaintenanceApi(maintenance);
   }
 

@@ -44,17 +44,22 @@ final class Cancellations {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
                 + " reservations can be cancelled.", new JsonObject().put("status", status.id()));
           }
-          RefundPolicy.Refund refund = paid ? repository.policy().bookedWith(row.feeBps()).refundFor(kept, row.start(), row.end(), Instant.now())
+          Instant now = Instant.now();
+          RefundPolicy.Refund policy = paid ? repository.policy().bookedWith(row.feeBps()).refundFor(kept, row.start(), row.end(), now)
               : new RefundPolicy.Refund(0, 0, 0);
-          String currency = row.currency();
-          String cause = "cancelled by " + by(caller, row.accountId())
-              + (paid ? "; refund " + Money.format(refund.amount(), currency)
-                  + (refund.fee() > 0 ? " after a " + Money.format(refund.fee(), currency) + " fee" : "") : "");
-          return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
-              .compose(v -> ExtensionRepository.cancelPendingOf(tx, id))
-              .compose(v -> Payments.cancelPending(tx, id))
-              .compose(sessions -> Payments.refundReservation(tx, id, refund.amount(), "cancellation")
-                  .map(ids -> new Cancelled(row.accountId(), status, ids, sessions)));
+          return creditInterruption(tx, id, status, now).compose(credit -> {
+            // the refund is of the unused hours as paid; the lost time before them is the credit's
+            long amount = Math.min(policy.amount(), Math.max(0, kept - credit.amount()));
+            String currency = row.currency();
+            String cause = "cancelled by " + by(caller, row.accountId())
+                + (paid ? "; refund " + Money.format(amount, currency)
+                    + (policy.fee() > 0 ? " after a " + Money.format(policy.fee(), currency) + " fee" : "") : "");
+            return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
+                .compose(v -> ExtensionRepository.cancelPendingOf(tx, id))
+                .compose(v -> Payments.cancelPending(tx, id))
+                .compose(sessions -> Payments.refundReservation(tx, id, amount, "cancellation")
+                    .map(ids -> new Cancelled(row.accountId(), status, concat(credit.refunds(), ids), sessions)));
+          });
         })))
         .compose(done -> {
           done.openCheckouts().forEach(payments::expire);
@@ -68,6 +73,37 @@ final class Cancellations {
         })
         .compose(v -> repository.findJson(repository.pool(), id, caller.accountId(), caller.isOperator()))
         .map(found -> found.orElseThrow());
+  }
+
+  /** A downtime credit granted on cancelling: its amount and the refunds that move it. */
+  private record Credit(long amount, List<String> refunds) {}
+
+  /**
+   * Cancelled while interrupted (host offline, GPU faulty, within the grace): the lost time up to
+   * now is credited as a resumption would have (started hours, no fee) and the interruption closed.
+   */
+  private static Future<Credit> creditInterruption(SqlConnection tx, String id, ReservationStatus status, Instant now) {
+    if (status != ReservationStatus.RUNNING) {
+      return Future.succeededFuture(new Credit(0, List.of()));
+    }
+    return CreditRepository.lock(tx, id).compose(found -> {
+      CreditRepository.Basis basis = found.orElse(null);
+      if (basis == null || basis.interruptedSince() == null) {
+        return Future.succeededFuture(new Credit(0, List.of()));
+      }
+      Instant since = basis.interruptedSince();
+      int hours = Credits.startedHours(since, now);
+      String reason = basis.interruptedReason() + " from " + since + " until cancelled at " + now;
+      return Credits.grant(tx, id, basis, Credits.DOWNTIME, reason, since, now, hours)
+          .compose(refunds -> CreditRepository.clearInterruption(tx, id)
+              .map(v -> new Credit(refunds.isEmpty() ? 0 : Credits.amountFor(basis, hours), refunds)));
+    });
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   private static Future<ReservationRepository.Locked> lock(SqlConnection tx, String id, Principal caller) {

@@ -74,6 +74,34 @@ class DowntimeCreditTest {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
   }
 
+  @Test
+  void cancelledWhileInterruptedCreditsTheLostTimeBesidesTheCancellationRefund(TestGateway node,
+      @SignedIn("operator") ApiClient operator, @SignedIn("ines") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    String id = runningWhileHeartbeating(node, agent, operator, renter);
+    renter.await(id, r -> r.getValue("interruption") != null, "interrupted by silence");
+    // 30 minutes into the 2 h window, down for 10 minutes (within the 15 min grace), 90 minutes left
+    node.sql("UPDATE reservations SET period = tstzrange(now() - interval '30 minutes', now() + interval '90 minutes'),"
+        + " interrupted_since = now() - interval '10 minutes' WHERE id = '" + id + "'");
+
+    assertEquals(200, renter.post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
+    // the lost 10 minutes: one started hour, no fee; the unused whole hour: 5.15 $ less the 10 % fee
+    long cancellation = ONE_HOUR - ONE_HOUR / 10;
+    JsonObject cancelled = renter.await(id, r -> succeeded(r, "downtime_credit") == ONE_HOUR
+        && succeeded(r, "cancellation") == cancellation, "credited and refunded");
+    assertEquals("cancelled", cancelled.getString("status"));
+    assertEquals(null, cancelled.getValue("interruption"), "the interruption ends with the reservation");
+    JsonObject credit = cancelled.getJsonArray("credits").getJsonObject(0);
+    assertEquals(1, cancelled.getJsonArray("credits").size());
+    assertEquals("downtime", credit.getString("kind"));
+    assertEquals(1, credit.getInteger("hours"));
+    assertEquals(ONE_HOUR, credit.getJsonObject("amount").getLong("amount"));
+    assertTrue(credit.getString("reason").contains("until cancelled"), credit.getString("reason"));
+    assertEquals(ONE_HOUR, GuaranteeBookings.ledgerRefunds(node, id, "downtime_credit"), "in the ledger");
+    assertEquals(cancellation, GuaranteeBookings.ledgerRefunds(node, id, "cancellation"));
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
   /** Books and runs an instance while the agent heartbeats, then lets the agent fall silent. */
   private static String runningWhileHeartbeating(TestGateway node, FakeAgent agent, ApiClient operator,
       ApiClient renter) {

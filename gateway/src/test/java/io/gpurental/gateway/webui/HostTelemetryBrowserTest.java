@@ -4,9 +4,11 @@ import static io.gpurental.gateway.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.operator.alerts.AlertsFeature;
 import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.BrowserTestBase;
 import io.gpurental.gateway.testing.FakeAgent;
+import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -49,6 +51,11 @@ class HostTelemetryBrowserTest extends BrowserTestBase {
     WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("host-" + agent.hostId())));
     assertTrue(row.getText().contains("GPU 1: degraded"), row.getText());
     assertTrue(row.getText().contains("(measured)"), row.getText());
+    // time-to-ready of 30, 40 and 200 s: p50 40 s, p95 184 s (3 min); the hot GPU's open incident
+    assertEquals("40 sec / 3 min", row.findElement(By.cssSelector(".host-ready")).getText());
+    WebElement incidents = row.findElement(By.id("incidents-" + agent.hostId()));
+    assertEquals("1 open", incidents.getText());
+    assertTrue(incidents.getAttribute("href").endsWith("/operator/incidents"), incidents.getAttribute("href"));
     browser.driver().executeScript("arguments[0].scrollIntoView()", row);
     screenshot("hosts-health.png");
 
@@ -102,6 +109,14 @@ class HostTelemetryBrowserTest extends BrowserTestBase {
     for (int i = 0; i < 3; i++) {
       assertEquals(200, agent.heartbeat(FakeAgent.telemetry(3000, 61, 91)).statusCode());
     }
+    // three launches, as the fleet records them: due, then running 30, 40 and 200 s later
+    node.sql("INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at, state,"
+        + " due_at, running_at) SELECT 'rsv_ttr' || s || '_" + id + "', '" + id + "', '{0}', 'ssh-ed25519 AAAA', 'u' || s,"
+        + " now() - interval '1 hour', 'stopped', now() - interval '2 hours', now() - interval '2 hours' + s * interval '1 second'"
+        + " FROM unnest(ARRAY[30, 40, 200]) AS s");
+    TestGateway.await(node.gateway().jobs().runNow(AlertsFeature.EVALUATE)); // GPU 1 is degraded: an incident
+    eventually("the degraded GPU's incident", () -> node.sql("SELECT count(*) FROM alert_incidents WHERE status = 'open'"
+        + " AND details->>'host_id' = '" + id + "'").iterator().next().getLong(0), n -> n == 1);
     return agent;
   }
 

@@ -2,6 +2,7 @@ package io.gpurental.gateway.operator.alerts;
 
 import io.gpurental.gateway.config.AlertsConfig;
 import io.gpurental.gateway.payments.PaymentsFeature;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,14 +21,18 @@ final class AlertRules {
 
   private AlertRules() {}
 
-  /** The enabled rules, in the order they are evaluated. */
-  static List<Rule> enabled(AlertsConfig config) {
-    return all(config).stream().filter(rule -> config.enabled(rule.name())).toList();
+  /**
+   * The enabled rules, in the order they are evaluated; {@code readyDeadline} is the ready
+   * guarantee's ({@code fleet.ready_deadline_minutes}), so the alert and the credit agree.
+   */
+  static List<Rule> enabled(AlertsConfig config, Duration readyDeadline) {
+    return all(config, readyDeadline).stream().filter(rule -> config.enabled(rule.name())).toList();
   }
 
-  static List<Rule> all(AlertsConfig config) {
+  static List<Rule> all(AlertsConfig config, Duration readyDeadline) {
     long recentSeconds = config.recentFailures().toSeconds();
-    return List.of(hostOffline(), gpuUnhealthy(), provisioningFailed(recentSeconds), readyDeadlineMissed(recentSeconds),
+    return List.of(hostOffline(), gpuUnhealthy(), provisioningFailed(recentSeconds),
+        readyDeadlineMissed(recentSeconds, readyDeadline.toSeconds()),
         refundFailed(), ledgerProblem(), reconciliationFailing(config.reconciliationFailures()));
   }
 
@@ -43,7 +48,7 @@ final class AlertRules {
         SELECT id, jsonb_build_object('gpu_id', id, 'host_id', host_id, 'index', idx, 'model', model,
                                       'health', health)::text
         FROM fleet_gpus_view WHERE health IN ('degraded', 'faulty')""",
-        Optional.of(columnExists("fleet_gpus_view", "health")), Optional.empty());
+        Optional.of(columnExists("fleet_gpus_view", "health")), List.of());
   }
 
   private static Rule provisioningFailed(long recentSeconds) {
@@ -52,17 +57,21 @@ final class AlertRules {
                jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id, 'failed_at', failed_at,
                                   'cause', cause)::text
         FROM provisioning_failures_view WHERE failed_at > now() - $1::bigint * interval '1 second'
-        ORDER BY reservation_id, failed_at DESC""", Optional.empty(), Optional.of(recentSeconds));
+        ORDER BY reservation_id, failed_at DESC""", Optional.empty(), List.of(recentSeconds));
   }
 
-  /** Published with the ready-time guarantee's credits (V13): reservation_id, host_id, missed_at; inactive until then. */
-  private static Rule readyDeadlineMissed(long recentSeconds) {
+  /**
+   * Still provisioning past the deadline (open until it runs late or fails), or ran late within
+   * the recent window. $1 the recent window, $2 the deadline, both in seconds.
+   */
+  private static Rule readyDeadlineMissed(long recentSeconds, long deadlineSeconds) {
     return new Rule(READY_DEADLINE_MISSED, """
-        SELECT DISTINCT ON (reservation_id) reservation_id,
-               jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id, 'missed_at', missed_at)::text
-        FROM ready_deadline_misses_view WHERE missed_at > now() - $1::bigint * interval '1 second'
-        ORDER BY reservation_id, missed_at DESC""",
-        Optional.of(viewExists("ready_deadline_misses_view")), Optional.of(recentSeconds));
+        SELECT reservation_id, jsonb_build_object('reservation_id', reservation_id, 'host_id', host_id,
+               'due_at', due_at, 'missed_at', missed_at, 'running_at', running_at)::text
+        FROM (SELECT *, due_at + $2::bigint * interval '1 second' AS missed_at FROM reservation_readiness_view) r
+        WHERE (status = 'provisioning' AND running_at IS NULL AND missed_at < now())
+           OR (running_at > missed_at AND running_at > now() - $1::bigint * interval '1 second')""",
+        Optional.empty(), List.of(recentSeconds, deadlineSeconds));
   }
 
   private static Rule refundFailed() {
@@ -86,11 +95,11 @@ final class AlertRules {
         SELECT job, jsonb_build_object('job', job, 'consecutive_failures', consecutive_failures,
                'last_error', last_error, 'last_failed_at', last_failed_at, 'last_ok_at', last_ok_at)::text
         FROM cluster_job_runs_view WHERE job = '%s' AND consecutive_failures >= $1"""
-        .formatted(PaymentsFeature.RECONCILE), Optional.empty(), Optional.of(failuresInARow));
+        .formatted(PaymentsFeature.RECONCILE), Optional.empty(), List.of(failuresInARow));
   }
 
   private static Rule always(String name, String sql) {
-    return new Rule(name, sql, Optional.empty(), Optional.empty());
+    return new Rule(name, sql, Optional.empty(), List.of());
   }
 
   private static String columnExists(String relation, String column) {
@@ -98,8 +107,4 @@ final class AlertRules {
         + " AND table_name = '" + relation + "' AND column_name = '" + column + "')";
   }
 
-  private static String viewExists(String view) {
-    return "SELECT EXISTS (SELECT 1 FROM information_schema.views WHERE table_schema = current_schema()"
-        + " AND table_name = '" + view + "')";
-  }
 }

@@ -8,6 +8,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +28,12 @@ public final class AlertsFeature implements Feature {
   private final IncidentsApi api;
   private final Map<String, Channel> channels;
 
-  public AlertsFeature(Vertx vertx, Pool pool, AlertsConfig config) {
+  /** {@code readyDeadline}: the ready guarantee's deadline, which ready_deadline_missed alerts on. */
+  public AlertsFeature(Vertx vertx, Pool pool, AlertsConfig config, Duration readyDeadline) {
     this.config = config;
     this.pool = pool;
     this.channels = channels(vertx, config);
-    this.evaluator = new RuleEvaluator(new IncidentRepository(pool), AlertRules.enabled(config),
+    this.evaluator = new RuleEvaluator(new IncidentRepository(pool), AlertRules.enabled(config, readyDeadline),
         List.copyOf(channels.keySet()));
     this.deliverer = new Deliverer(new DeliveryRepository(pool), channels, config.delivery());
     this.api = new IncidentsApi(new IncidentListRepository(pool));

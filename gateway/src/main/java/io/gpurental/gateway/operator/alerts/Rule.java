@@ -9,13 +9,13 @@ import java.util.Optional;
  * from a feature not yet merged, the SQL that tells whether that view is there.
  *
  * @param name the rule's name, as in {@code alerts.rules.<name>} and on every incident
- * @param conditions {@code SELECT target, details::text …}; its {@code $1}, if any, is {@code parameter}
+ * @param conditions {@code SELECT target, details::text …}; its {@code $1, $2, …} are {@code arguments}
  * @param available {@code SELECT boolean} that is true once the source exists; empty: always there
- * @param parameter the value bound to {@code $1} of {@code conditions}; empty: none
+ * @param arguments the values bound to {@code $1, $2, …} of {@code conditions}, in order
  */
-record Rule(String name, String conditions, Optional<String> available, Optional<Object> parameter) {
+record Rule(String name, String conditions, Optional<String> available, List<Object> arguments) {
 
-  List<Object> arguments() {
-    return parameter.map(List::of).orElse(List.of());
+  Rule {
+    arguments = List.copyOf(arguments);
   }
 }

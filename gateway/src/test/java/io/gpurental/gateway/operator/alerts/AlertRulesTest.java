@@ -148,9 +148,58 @@ class AlertRulesTest {
   }
 
   @Test
+  void aReservationNotRunningByTheReadyDeadlineOpensAnIncidentThatStaysWhileItRanLateRecently(TestGateway node) {
+    long deadlineMinutes = node.gateway().config().fleet().readyDeadline().toMinutes();
+    String late = provisioning(node, deadlineMinutes - 1);
+    String onTime = provisioning(node, deadlineMinutes - 1);
+    TestGateway.await(evaluator(node, List.of()).evaluate());
+    assertEquals(0, openFor(node, "ready_deadline_missed"), "both are still within the deadline");
+
+    node.sql("UPDATE reservations SET due_at = now() - interval '" + (deadlineMinutes + 1) + " minutes' WHERE id = '"
+        + late + "'");
+    // the other ran 2 minutes after it was due, an hour ago: recent, but in time
+    node.sql("UPDATE reservations SET due_at = now() - interval '62 minutes', status = 'running' WHERE id = '"
+        + onTime + "'");
+    node.sql("INSERT INTO reservation_events (reservation_id, at, from_status, to_status, cause) VALUES ('" + onTime
+        + "', now() - interval '60 minutes', 'provisioning', 'running', 'instance running')");
+    TestGateway.await(evaluator(node, List.of()).evaluate());
+    Row incident = node.sql("SELECT target, details->>'host_id', details->>'running_at' FROM alert_incidents"
+        + " WHERE rule = 'ready_deadline_missed' AND status = 'open'").iterator().next();
+    assertEquals(late, incident.getString(0));
+    assertEquals(null, incident.getString(2), "not running yet");
+    assertEquals(1, openFor(node, "ready_deadline_missed"), "the one that ran within the deadline is not an incident");
+
+    // it runs, late: still a miss the operator should see, for the recent window
+    node.sql("UPDATE reservations SET status = 'running' WHERE id = '" + late + "'");
+    node.sql("INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ('" + late
+        + "', 'provisioning', 'running', 'instance running')");
+    TestGateway.await(evaluator(node, List.of()).evaluate());
+    assertEquals(1, openFor(node, "ready_deadline_missed"));
+
+    node.sql("UPDATE reservation_events SET at = now() - interval '25 hours' WHERE reservation_id = '" + late + "'");
+    node.sql("UPDATE reservations SET due_at = now() - interval '26 hours' WHERE id = '" + late + "'");
+    TestGateway.await(evaluator(node, List.of()).evaluate());
+    assertEquals(0, openFor(node, "ready_deadline_missed"), "older than alerts.recent_failure_hours");
+    assertEquals(1, count(node, "SELECT count(*) FROM alert_incidents WHERE rule = 'ready_deadline_missed'"
+        + " AND target = '" + late + "' AND status = 'resolved'"));
+  }
+
+  /** A provisioning reservation on a demo host, due {@code dueMinutesAgo} minutes ago. */
+  private static String provisioning(TestGateway node, long dueMinutesAgo) {
+    String id = "rsv_ready" + REFS.incrementAndGet();
+    node.sql("INSERT INTO accounts (id, display_name) VALUES ('acc_alerts_test', 'Alerts test') ON CONFLICT DO NOTHING");
+    node.sql("INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, quote_id, price,"
+        + " total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method, due_at)"
+        + " SELECT '" + id + "', 'acc_alerts_test', o.id, o.host_id, 1, tstzrange(now() - interval '1 hour',"
+        + " now() + interval '2 hours'), 'provisioning', 'quo_test', '{}', 1000, 'usd', 'ssh-ed25519 AAAA test',"
+        + " 'SHA256:test', 'checkout', now() - interval '" + dueMinutesAgo + " minutes' FROM offers o ORDER BY o.id LIMIT 1");
+    return id;
+  }
+
+  @Test
   void everyRuleWhoseViewIsThereRunsItsQuery(TestGateway node) {
     IncidentRepository incidents = new IncidentRepository(node.gateway().pool());
-    for (Rule rule : AlertRules.all(node.gateway().config().alerts())) {
+    for (Rule rule : AlertRules.all(node.gateway().config().alerts(), node.gateway().config().fleet().readyDeadline())) {
       if (TestGateway.await(incidents.available(rule))) {
         TestGateway.await(incidents.conditions(rule)); // fails the test on an SQL error
       }
@@ -169,7 +218,7 @@ class AlertRulesTest {
 
   private static RuleEvaluator evaluator(TestGateway node, List<String> channels) {
     return new RuleEvaluator(new IncidentRepository(node.gateway().pool()),
-        AlertRules.enabled(node.gateway().config().alerts()), channels);
+        AlertRules.enabled(node.gateway().config().alerts(), node.gateway().config().fleet().readyDeadline()), channels);
   }
 
   private static long count(TestGateway node, String sql) {

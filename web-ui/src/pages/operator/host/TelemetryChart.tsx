@@ -53,7 +53,7 @@ function config(spec: ChartSpec): ChartConfiguration<'line', { x: number; y: num
       parsing: false,
       interaction: { mode: 'nearest', intersect: false },
       scales: {
-        x: { type: 'linear', ticks: { maxTicksLimit: 6, callback: (value) => ticks.format(new Date(Number(value))) } },
+        x: { type: 'linear', ticks: { maxTicksLimit: 4, callback: (value) => ticks.format(new Date(Number(value))) } },
         // from zero, so that a degree of noise does not look like a swing; a percentage up to 100
         y: { beginAtZero: true, ...(spec.unit === '%' ? { max: 100 } : {}), title: { display: true, text: spec.unit } },
       },

@@ -44,7 +44,8 @@ export function availabilitySummary(availability: Availability, total: number): 
   const leadingFull = free.findIndex((value) => value < total);
   let first: string;
   if (leadingFull === -1) {
-    first = `Fully free for the next ${span}.`;
+    // the breakdown below would only repeat it
+    return `Fully free for the next ${span}.`;
   } else if (leadingFull > 0) {
     first = `Fully free for the next ${plural(hoursIn(leadingFull), 'hour', 'hours')}, until ${at(leadingFull)}.`;
   } else if ((free[0] ?? 0) > 0) {

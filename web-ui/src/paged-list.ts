@@ -16,8 +16,10 @@ export interface PagedListOptions<T, P> {
   fetchPage: (cursor: string | null, signal: AbortSignal) => Promise<CursorPage<T>>;
   /** The list starts again from the first page whenever one of these changes. */
   deps: unknown[];
-  /** What the list holds, singular (`payment`); the plural adds an "s". */
+  /** What the list holds, singular (`payment`); the plural adds an "s" unless `plural` is given. */
   noun: string;
+  /** The plural when it is not noun + "s" (`entries`). */
+  plural?: string;
   /** The status line when the first page is empty. */
   emptyText: string;
   /** What to show instead of the list when the first page fails. */
@@ -49,12 +51,13 @@ export interface PagedList<T, P> {
   loadMore: () => Promise<void>;
 }
 
-function countOf(count: number, noun: string): string {
-  return count === 1 ? `1 ${noun}` : `${formatCount(count)} ${noun}s`;
+function countOf(count: number, noun: string, plural: string): string {
+  return count === 1 ? `1 ${noun}` : `${formatCount(count)} ${plural}`;
 }
 
 export function usePagedList<T extends { id: string }, P>(options: PagedListOptions<T, P>): PagedList<T, P> {
   const { fetchPage, noun, handled = () => false } = options;
+  const plural = options.plural ?? `${noun}s`;
   const [items, setItems] = useState<T[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -71,7 +74,7 @@ export function usePagedList<T extends { id: string }, P>(options: PagedListOpti
     setLoading(true);
     setLoadingMore(false);
     setMoreError(null);
-    setSummary(`Loading ${noun}s…`);
+    setSummary(`Loading ${plural}…`);
     fetchPage(null, controller.signal)
       .then((page) => {
         const data = Array.isArray(page?.data) ? page.data : [];
@@ -82,7 +85,7 @@ export function usePagedList<T extends { id: string }, P>(options: PagedListOpti
         setSummary(
           data.length === 0
             ? options.emptyText
-            : `${countOf(data.length, noun)}${page?.next_cursor ? ' shown, more available' : ''}.`,
+            : `${countOf(data.length, noun, plural)}${page?.next_cursor ? ' shown, more available' : ''}.`,
         );
         setLoading(false);
       })
@@ -117,7 +120,7 @@ export function usePagedList<T extends { id: string }, P>(options: PagedListOpti
       });
       setNextCursor(page?.next_cursor ?? null);
       options.onPage?.(data);
-      setSummary(`${countOf(data.length, `more ${noun}`)} loaded.`);
+      setSummary(`${countOf(data.length, `more ${noun}`, `more ${plural}`)} loaded.`);
       const focusItem = options.focusItem;
       if (!page?.next_cursor && focusItem) {
         window.setTimeout(() => focusItem(firstNew), 0);

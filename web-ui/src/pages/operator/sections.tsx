@@ -31,13 +31,14 @@ export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
       return host?.[1] ? <HostPage hostId={host[1]} /> : <HostsPage me={me} />;
     },
   },
-  { slug: 'accounts', label: 'Accounts', render: (me) => <AccountsPage me={me} /> },
-  { slug: 'reservations', label: 'Reservations', render: (me) => <ReservationsAdminPage me={me} /> },
-  { slug: 'ledger', label: 'Ledger', render: () => <LedgerPage /> },
-  { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
-  { slug: 'audit', label: 'Audit', render: () => <AuditPage /> },
+  // the fleet and what goes wrong with it first, then what it earns, then people and money
   { slug: 'incidents', label: 'Incidents', render: () => <IncidentsPage /> },
+  { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
   { slug: 'economics', label: 'Economics', render: () => <EconomicsPage /> },
+  { slug: 'reservations', label: 'Reservations', render: (me) => <ReservationsAdminPage me={me} /> },
+  { slug: 'accounts', label: 'Accounts', render: (me) => <AccountsPage me={me} /> },
+  { slug: 'ledger', label: 'Ledger', render: () => <LedgerPage /> },
+  { slug: 'audit', label: 'Audit', render: () => <AuditPage /> },
 ];
 
 /** The section of an /operator/… path and the rest of the path after it; null when none matches. */

@@ -54,7 +54,7 @@ function Filters({ onApply }: { onApply: (filter: AuditFilter) => void }) {
       {input('to', 'Until', 'your time zone', 'datetime-local')}
       <div class="audit-filters__buttons">
         <button id="audit-apply" type="submit" class="btn btn--primary">Filter</button>
-        <button type="button" class="btn" onClick={() => { setDraft(EMPTY); onApply(EMPTY); }}>Clear</button>
+        <button id="audit-clear" type="button" class="btn" onClick={() => { setDraft(EMPTY); onApply(EMPTY); }}>Clear</button>
       </div>
     </form>
   );
@@ -66,6 +66,7 @@ export function AuditPage() {
     fetchPage: (cursor, signal) => listAudit(filter, cursor, signal),
     deps: [filter],
     noun: 'entry',
+    plural: 'entries',
     emptyText: 'No audit entries match.',
     loadProblem: (caught) => (caught instanceof Error ? caught.message : String(caught)),
     moreProblem: (caught) => (caught instanceof Error ? caught.message : String(caught)),

@@ -5,7 +5,7 @@
 import type { Chart, ChartConfiguration } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatDateTime } from '../../../format';
-import { formatValue, summary, type ChartSpec } from './telemetry';
+import { formatValue, summary, summaryLines, type ChartSpec } from './telemetry';
 
 /** chart.js, loaded with the first chart (only the host page needs it), its line chart registered. */
 let library: Promise<typeof Chart> | null = null;
@@ -19,8 +19,21 @@ function chartJs(): Promise<typeof Chart> {
 
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d', '#4d7c0f', '#374151'];
 const axisTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const clockTime = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const clockSeconds = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/** Tick labels as precise as the span needs: minutes alone repeated the same label on a short span. */
+function tickFormat(spec: ChartSpec): Intl.DateTimeFormat {
+  const xs = spec.lines.flatMap((line) => line.points.map((p) => p.x));
+  const span = xs.length > 0 ? Math.max(...xs) - Math.min(...xs) : 0;
+  if (span <= 20 * 60_000) {
+    return clockSeconds;
+  }
+  return span <= 20 * 3_600_000 ? clockTime : axisTime;
+}
 
 function config(spec: ChartSpec): ChartConfiguration<'line', { x: number; y: number }[]> {
+  const ticks = tickFormat(spec);
   return {
     type: 'line',
     data: {
@@ -40,8 +53,9 @@ function config(spec: ChartSpec): ChartConfiguration<'line', { x: number; y: num
       parsing: false,
       interaction: { mode: 'nearest', intersect: false },
       scales: {
-        x: { type: 'linear', ticks: { maxTicksLimit: 6, callback: (value) => axisTime.format(new Date(Number(value))) } },
-        y: { title: { display: true, text: spec.unit } },
+        x: { type: 'linear', ticks: { maxTicksLimit: 4, callback: (value) => ticks.format(new Date(Number(value))) } },
+        // from zero, so that a degree of noise does not look like a swing; a percentage up to 100
+        y: { beginAtZero: true, ...(spec.unit === '%' ? { max: 100 } : {}), title: { display: true, text: spec.unit } },
       },
       plugins: {
         tooltip: {
@@ -58,6 +72,7 @@ function config(spec: ChartSpec): ChartConfiguration<'line', { x: number; y: num
 export function TelemetryChart({ spec }: { spec: ChartSpec }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const points = spec.lines.reduce((sum, line) => sum + line.points.length, 0);
+  const lines = summaryLines(spec);
 
   useEffect(() => {
     let chart: Chart<'line', { x: number; y: number }[]> | null = null;
@@ -88,9 +103,18 @@ export function TelemetryChart({ spec }: { spec: ChartSpec }) {
           data-points={points}
         />
       </div>
-      <p class="telemetry-chart__summary" id={`chart-${spec.id}-summary`}>
-        {summary(spec)}
-      </p>
+      {lines.length === 0 ? (
+        <p class="telemetry-chart__summary" id={`chart-${spec.id}-summary`}>
+          {summary(spec)}
+        </p>
+      ) : (
+        // a line per series: run together, eight GPUs made a paragraph nobody could scan
+        <ul class="telemetry-chart__summary" id={`chart-${spec.id}-summary`}>
+          {lines.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
       <details class="telemetry-chart__data">
         <summary>{spec.title}: the data as a table</summary>
         <div class="table-scroll">

@@ -96,14 +96,19 @@ export function formatValue(value: number | null | undefined, unit: string): str
   return value === null || value === undefined ? '—' : `${number.format(value)} ${unit}`;
 }
 
-/** A sentence per line: its lowest, average and highest value over the range. */
-export function summary(spec: ChartSpec): string {
-  const parts = spec.lines
+/** Per line, its lowest, average and highest value over the range (lines without points left out). */
+export function summaryLines(spec: ChartSpec): string[] {
+  return spec.lines
     .filter((l) => l.points.length > 0)
     .map((l) => {
       const values = l.points.map((p) => p.y);
       const avg = values.reduce((a, b) => a + b, 0) / values.length;
       return `${l.label}: lowest ${formatValue(Math.min(...values), spec.unit)}, average ${formatValue(avg, spec.unit)}, highest ${formatValue(Math.max(...values), spec.unit)}`;
     });
+}
+
+/** The same as one text: a sentence per line. */
+export function summary(spec: ChartSpec): string {
+  const parts = summaryLines(spec);
   return parts.length === 0 ? `No ${spec.title.toLowerCase()} data in this range.` : `${parts.join('. ')}.`;
 }

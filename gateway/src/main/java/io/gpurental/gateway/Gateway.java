@@ -9,6 +9,7 @@ import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.FleetFeature;
 import io.gpurental.gateway.operator.EconomicsFeature;
+import io.gpurental.gateway.operator.economics.DemoHostCosts;
 import io.gpurental.gateway.operator.OperatorFeature;
 import io.gpurental.gateway.operator.admin.AdministrationFeature;
 import io.gpurental.gateway.operator.alerts.AlertsFeature;
@@ -152,7 +153,8 @@ public final class Gateway {
                 SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
                 return null;
               })
-              .compose(v -> config.mode() == Mode.SANDBOX ? seedDemoFleet(vertx, gateway.pool) : Future.succeededFuture())
+              .compose(v -> config.mode() == Mode.SANDBOX
+                  ? seedDemoFleet(vertx, gateway.pool, config.pricing().currency()) : Future.succeededFuture())
               .compose(v -> gateway.deployHttp(metrics))
               .compose(v -> gateway.demoAgents == null ? Future.succeededFuture() : gateway.demoAgents.start())
               .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
@@ -163,9 +165,10 @@ public final class Gateway {
         });
   }
 
-  /** The fleet stores the demo hosts and their GPUs, then the catalog their offers and prices. */
-  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool) {
-    return new DemoHosts(pool).seed().compose(v -> DemoFleet.seed(vertx, pool));
+  /** The fleet stores the demo hosts and their GPUs, the catalog their offers and prices, the operator their costs. */
+  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool, String currency) {
+    return new DemoHosts(pool).seed().compose(v -> DemoFleet.seed(vertx, pool))
+        .compose(v -> DemoHostCosts.seed(pool, currency));
   }
 
   private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {

@@ -25,7 +25,8 @@ final class ReadyGuarantee {
 
   /** The guarantee in words, next to the cancellation policy in every quote. */
   static String describe(Duration deadline) {
-    return "Ready guarantee: if your instance is not running within " + deadline.toMinutes() + " minutes of the"
+    // shown under a "Ready guarantee" heading, like the cancellation policy: no title of its own
+    return "If your instance is not running within " + deadline.toMinutes() + " minutes of the"
         + " start (or of your payment, if later), every started hour of delay is credited to your card"
         + " automatically; if it never starts before the window ends, you get everything back."
         + " Downtime while it runs is credited by the started hour.";

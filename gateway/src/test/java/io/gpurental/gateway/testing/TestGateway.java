@@ -46,9 +46,6 @@ public final class TestGateway implements AutoCloseable {
     env.put("GATEWAY_CLUSTER_NAME", "test-" + UUID.randomUUID());
     env.put("GATEWAY_CLUSTER_PORT", Integer.toString(FreePorts.next()));
     env.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
-    // the sandbox's demo agents report this machine's free disk: a full build disk must not
-    // degrade the demo fleet under every other test (the health tests set their own limit)
-    env.put("GATEWAY_FLEET_HEALTH_DISK_FREE_MIN_GB", "0");
     return env;
   }
 

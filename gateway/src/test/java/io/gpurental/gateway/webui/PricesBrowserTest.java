@@ -71,6 +71,8 @@ class PricesBrowserTest extends BrowserTestBase {
     assertEquals("65", audit.findElement(By.cssSelector(".audit-before")).getText());
     assertEquals("99", audit.findElement(By.cssSelector(".audit-after")).getText());
     screenshot("operator-audit.png");
+    driver.findElement(By.id("audit-clear")).click();
+    wait.until(driver1 -> driver1.findElement(By.id("audit-status")).getText().matches("\\d+ entries( shown, more available)?\\."));
     assertEquals(List.of(), browser.consoleErrors());
   }
 

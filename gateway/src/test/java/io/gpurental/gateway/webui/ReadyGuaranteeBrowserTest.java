@@ -55,6 +55,7 @@ class ReadyGuaranteeBrowserTest extends BrowserTestBase {
     String guarantee = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("quote-ready-guarantee")))
         .getText();
     assertTrue(guarantee.contains("within 10 minutes") && guarantee.contains("every started hour"), guarantee);
+    assertTrue(guarantee.startsWith("If your instance"), "the heading names it, the text does not again: " + guarantee);
     screenshot("quote", browser.driver().findElement(By.id("quote-ready-guarantee")));
     screenshot("offer", browser.driver().findElement(By.id("offer-ready-time")));
 

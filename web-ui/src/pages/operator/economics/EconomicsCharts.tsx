@@ -3,35 +3,28 @@
  * margin waterfall (floating bars). Each canvas has a text alternative; the page shows the same
  * numbers in tables next to them. The canvas gets `data-points` once drawn (for tests and tools).
  */
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import type { ChartConfiguration } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
+import { chartJs } from '../../../chart-library';
 import { formatMoney } from '../../../format';
 import type { EconomicsDay, EconomicsGroup } from './economics-api';
-
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement,
-  Tooltip, Legend);
 
 function useChart(config: ChartConfiguration, points: number) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (!canvas.current) {
-      return undefined;
-    }
-    const chart = new Chart(canvas.current, { ...config, options: { ...config.options, animation: false } });
-    canvas.current.dataset.points = String(points);
-    return () => chart.destroy();
+    let chart: { destroy(): void } | null = null;
+    let gone = false;
+    chartJs().then((Chart) => {
+      if (gone || !canvas.current) {
+        return;
+      }
+      chart = new Chart(canvas.current, { ...config, options: { ...config.options, animation: false } });
+      canvas.current.dataset.points = String(points);
+    });
+    return () => {
+      gone = true;
+      chart?.destroy();
+    };
   }, [JSON.stringify(config.data), points]);
   return canvas;
 }

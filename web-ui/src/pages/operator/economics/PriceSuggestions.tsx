@@ -114,3 +114,31 @@ export function PriceSuggestions({ offerId, range = null, targetMarginBps = 3000
     </section>
   );
 }
+
+/** One fetch of the default suggestions shared by every row of a page (refetched after 10 s). */
+let shared: { at: number; page: Promise<{ data: PriceSuggestion[] }> } | null = null;
+function sharedSuggestions(): Promise<{ data: PriceSuggestion[] }> {
+  if (!shared || Date.now() - shared.at > 10_000) {
+    const page = getPriceSuggestions(null, 3000);
+    page.catch(() => {
+      shared = null;
+    });
+    shared = { at: Date.now(), page };
+  }
+  return shared.page;
+}
+
+/** One offer's break-even and 30 %-margin prices on a line (the Prices page's rows). */
+export function OfferPriceSuggestion({ offerId }: { offerId: string }) {
+  const [suggestion, setSuggestion] = useState<PriceSuggestion | null>(null);
+  useEffect(() => {
+    let gone = false;
+    sharedSuggestions()
+      .then((page) => !gone && setSuggestion(page.data.find((s) => s.offer_id === offerId) ?? null))
+      .catch(() => !gone && setSuggestion(null));
+    return () => {
+      gone = true;
+    };
+  }, [offerId]);
+  return suggestion ? <SuggestionSummary suggestion={suggestion} compact /> : null;
+}

@@ -4,18 +4,9 @@
  */
 import type { Chart, ChartConfiguration } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
+import { chartJs } from '../../../chart-library';
 import { formatDateTime } from '../../../format';
 import { formatValue, summary, summaryLines, type ChartSpec } from './telemetry';
-
-/** chart.js, loaded with the first chart (only the host page needs it), its line chart registered. */
-let library: Promise<typeof Chart> | null = null;
-function chartJs(): Promise<typeof Chart> {
-  library ??= import('chart.js').then((c) => {
-    c.Chart.register(c.LineController, c.LineElement, c.PointElement, c.LinearScale, c.Legend, c.Tooltip);
-    return c.Chart;
-  });
-  return library;
-}
 
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d', '#4d7c0f', '#374151'];
 const axisTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });

@@ -1,8 +1,9 @@
 /**
  * Break-even and target-margin price suggestions for an offer, next to its price on the Prices
- * page (from the economics feature's `GET /api/v1/operator/price-suggestions`).
+ * page (from the economics feature's `GET /api/v1/operator/price-suggestions`, one request for
+ * the whole page); the Economics page has the full figures and a target margin to choose.
  */
-import { PriceSuggestions } from '../economics/PriceSuggestions';
+import { OfferPriceSuggestion } from '../economics/PriceSuggestions';
 
 export interface PriceSuggestionsSlotProps {
   offerId: string;
@@ -11,5 +12,5 @@ export interface PriceSuggestionsSlotProps {
 }
 
 export function PriceSuggestionsSlot({ offerId }: PriceSuggestionsSlotProps) {
-  return offerId ? <PriceSuggestions offerId={offerId} /> : null;
+  return offerId ? <OfferPriceSuggestion offerId={offerId} /> : null;
 }

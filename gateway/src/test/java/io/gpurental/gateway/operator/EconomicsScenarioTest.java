@@ -241,6 +241,22 @@ class EconomicsScenarioTest {
     assertEquals(403, renter.get("/api/v1/operator/hosts/" + hostA + "/costs").statusCode());
   }
 
+  /**
+   * A range that began before host B's offer opened (it opened when this class set it up): its
+   * monthly costs and depreciation count only for the hours it was in the fleet, not for the whole
+   * range, so a host enrolled yesterday does not carry a month of costs in a 30-day report.
+   */
+  @Test
+  void costsCountOnlyFromTheHourAHostJoinedTheFleet() {
+    Instant from = T0.minus(72, ChronoUnit.HOURS);
+    JsonObject b = group(operator.json("/api/v1/operator/economics?from=" + from + "&to=" + T0.plus(24, ChronoUnit.HOURS)
+        + "&group_by=host"), hostB);
+    double inService = b.getDouble("available_gpu_hours") / 2;
+    assertTrue(inService > 71 && inService < 72, "opened after the range began: " + inService);
+    assertEquals(Math.round(36_500 * inService / 730), amount(b, "other_costs"), b.encodePrettily());
+    assertEquals(Math.round(1_000_000 * inService / (36 * 730)), amount(b, "depreciation"));
+  }
+
   private static JsonObject host(String gpuName, int gpus, long price) {
     HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
         .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));

@@ -51,6 +51,8 @@ final class EconomicsRepository {
              coalesce(booked.gpu_hours, 0), coalesce(money.revenue, 0), coalesce(money.refunds, 0),
              coalesce(money.credits, 0), coalesce(money.card_fees, 0), coalesce(money.without_fee, 0),
              coalesce(energy.wh, 0), coalesce(energy.seconds, 0),
+             greatest(0, extract(epoch FROM (least(range.hi, coalesce(o.closed_at, 'infinity'))
+                                             - greatest(range.lo, o.opened_at))) / 3600) AS in_service,
              %2$s
       FROM fleet_hosts_view h CROSS JOIN range
       LEFT JOIN offer_economics_view o ON o.host_id = h.id
@@ -102,11 +104,13 @@ final class EconomicsRepository {
     return pool.preparedQuery(HOSTS).execute(Tuple.of(from, to)).map(rows -> {
       List<HostRow> hosts = new ArrayList<>();
       for (Row r : rows) {
-        HostFacts facts = new HostFacts(rangeHours, r.getBigDecimal(8), r.getBigDecimal(9), r.getLong(7),
+        // a host costs from the hour its offer opened (or the range's start) to its close (or end)
+        BigDecimal inService = r.getBigDecimal(17);
+        HostFacts facts = new HostFacts(inService == null ? rangeHours : inService, r.getBigDecimal(8), r.getBigDecimal(9), r.getLong(7),
             r.getLong(10), r.getLong(11), r.getLong(12), r.getLong(13), r.getInteger(14), r.getBigDecimal(15),
             r.getBigDecimal(16));
         hosts.add(new HostRow(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-            r.getInteger(5), r.getString(6), facts, HostCostsRepository.stored(r, 17)));
+            r.getInteger(5), r.getString(6), facts, HostCostsRepository.stored(r, 18)));
       }
       return hosts;
     });

@@ -59,18 +59,19 @@ final class IncidentListRepository {
       return Future.succeededFuture(incidents);
     }
     Tuple ids = Tuple.tuple().addValue(incidents.stream().map(Incident::id).toArray(String[]::new));
-    return pool.preparedQuery(ATTEMPTS).execute(ids).compose(attemptRows -> {
-      Map<Long, List<Incident.Attempt>> log = new LinkedHashMap<>();
-      attemptRows.forEach(row -> log.computeIfAbsent(row.getLong("delivery_id"), k -> new ArrayList<>())
-          .add(new Incident.Attempt(row.getInteger("attempt"), row.getOffsetDateTime("at"),
-              row.getInteger("status_code"), row.getString("error"), row.getOffsetDateTime("next_attempt_at"))));
-      return pool.preparedQuery(DELIVERIES).execute(ids).map(rows -> {
-        Map<String, List<Incident.Delivery>> byIncident = new LinkedHashMap<>();
-        rows.forEach(row -> byIncident.computeIfAbsent(row.getString("incident_id"), k -> new ArrayList<>())
-            .add(delivery(row, log.getOrDefault(row.getLong("id"), List.of()))));
-        return incidents.stream().map(i -> i.withDeliveries(byIncident.getOrDefault(i.id(), List.of()))).toList();
-      });
-    });
+    // deliveries first: an attempt is logged in the transaction that moves its delivery, so a
+    // delivery read as delivered always finds its last attempt in the log read after it
+    return pool.preparedQuery(DELIVERIES).execute(ids).compose(rows -> pool.preparedQuery(ATTEMPTS).execute(ids)
+        .map(attemptRows -> {
+          Map<Long, List<Incident.Attempt>> log = new LinkedHashMap<>();
+          attemptRows.forEach(row -> log.computeIfAbsent(row.getLong("delivery_id"), k -> new ArrayList<>())
+              .add(new Incident.Attempt(row.getInteger("attempt"), row.getOffsetDateTime("at"),
+                  row.getInteger("status_code"), row.getString("error"), row.getOffsetDateTime("next_attempt_at"))));
+          Map<String, List<Incident.Delivery>> byIncident = new LinkedHashMap<>();
+          rows.forEach(row -> byIncident.computeIfAbsent(row.getString("incident_id"), k -> new ArrayList<>())
+              .add(delivery(row, log.getOrDefault(row.getLong("id"), List.of()))));
+          return incidents.stream().map(i -> i.withDeliveries(byIncident.getOrDefault(i.id(), List.of()))).toList();
+        }));
   }
 
   private static Incident.Delivery delivery(Row row, List<Incident.Attempt> log) {

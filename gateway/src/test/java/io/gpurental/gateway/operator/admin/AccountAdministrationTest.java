@@ -6,22 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gpurental.gateway.testing.TestGateway;
+import io.gpurental.gateway.testing.EventStream;
 import io.gpurental.gateway.testing.GatewayTest;
+import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +30,6 @@ import org.junit.jupiter.api.Test;
  */
 @GatewayTest(settings = {"GATEWAY_AUTH_OPERATORS_GITHUB_LOGINS=boss"})
 class AccountAdministrationTest {
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   /** "At once", generous for a loaded machine: the event closes it, not the 30 s periodic re-check. */
   private static final Duration QUICKLY = Duration.ofSeconds(5);
   private static TestGateway node;
@@ -118,9 +114,7 @@ class AccountAdministrationTest {
     WebSession quinn = signedIn("quinn");
     String quinnId = quinn.me(node).getString("id");
     String token = token(quinn);
-    try (EventStream byToken = EventStream.open(HTTP.sendAsync(events().header("Authorization", "Bearer " + token)
-            .build(), HttpResponse.BodyHandlers.ofLines()));
-        EventStream bySession = EventStream.open(quinn.sendAsync(events(), HttpResponse.BodyHandlers.ofLines()))) {
+    try (EventStream byToken = EventStream.bearer(node, token); EventStream bySession = EventStream.session(node, quinn)) {
       long suspendedAt = System.nanoTime();
       HttpResponse<String> suspended = operator.write("POST", node.url("/api/v1/operator/accounts/" + quinnId
           + "/suspension"), new JsonObject().put("reason", "chargeback fraud"));
@@ -189,54 +183,5 @@ class AccountAdministrationTest {
 
   private static String enc(String text) {
     return URLEncoder.encode(text, StandardCharsets.UTF_8);
-  }
-
-  private static HttpRequest.Builder events() {
-    return HttpRequest.newBuilder(URI.create(node.url("/api/v1/events"))).timeout(Duration.ofSeconds(120));
-  }
-
-  /** An open event stream, read on a thread of its own until the server ends it. */
-  private static final class EventStream implements AutoCloseable {
-    private final HttpResponse<Stream<String>> response;
-    private final CompletableFuture<Long> endedAt = new CompletableFuture<>();
-    private final CompletableFuture<Void> connected = new CompletableFuture<>();
-
-    private EventStream(HttpResponse<Stream<String>> response) {
-      this.response = response;
-      Thread reader = new Thread(() -> {
-        try {
-          response.body().forEach(line -> {
-            if (line.equals(": connected")) {
-              connected.complete(null);
-            }
-          });
-        } catch (RuntimeException closedByUs) {
-          // close()
-        }
-        endedAt.complete(System.nanoTime());
-      }, "admin-event-stream");
-      reader.setDaemon(true);
-      reader.start();
-    }
-
-    static EventStream open(CompletableFuture<HttpResponse<Stream<String>>> sent) throws Exception {
-      HttpResponse<Stream<String>> response = sent.get(10, TimeUnit.SECONDS);
-      if (response.statusCode() != 200) {
-        response.body().close();
-        throw new AssertionError("the stream was refused: " + response.statusCode());
-      }
-      EventStream stream = new EventStream(response);
-      stream.connected.get(10, TimeUnit.SECONDS);
-      return stream;
-    }
-
-    Duration awaitEnd(long since) throws Exception {
-      return Duration.ofNanos(endedAt.get(30, TimeUnit.SECONDS) - since);
-    }
-
-    @Override
-    public void close() {
-      response.body().close();
-    }
   }
 }

@@ -42,7 +42,6 @@ public final class TestGateway implements AutoCloseable {
     env.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "10");
     env.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePorts.next()));
     env.put("GATEWAY_DB_URL", TestDatabase.newDatabaseUrl());
-    env.put("GATEWAY_DB_POOL_SIZE", "4");
     env.put("GATEWAY_CLUSTER_NAME", "test-" + UUID.randomUUID());
     env.put("GATEWAY_CLUSTER_PORT", Integer.toString(FreePorts.next()));
     env.put("GATEWAY_CLUSTER_PORT_COUNT", "1");

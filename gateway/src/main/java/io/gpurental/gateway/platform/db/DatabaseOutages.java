@@ -2,6 +2,7 @@ package io.gpurental.gateway.platform.db;
 
 import io.vertx.core.VertxException;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
+import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.DatabaseException;
 import java.net.ConnectException;
@@ -15,8 +16,13 @@ public final class DatabaseOutages {
    * starting up (57P01-57P03), too many connections (53300); class 08 is a connection exception.
    */
   private static final Set<String> UNAVAILABLE_STATES = Set.of("57014", "57P01", "57P02", "57P03", "53300");
-  /** The pool fails a request that waited too long for a connection with a plain VertxException. */
+  /** The pool fails a one-shot query that waited too long for a connection with a plain VertxException... */
   private static final String POOL_WAIT_TIMEOUT = "Timeout waiting for connection";
+  /**
+   * ...and a transaction (or any {@code getConnection}) that waited too long with a bare
+   * {@code NoStackTraceThrowable("Timeout")} (vertx-sql-client 5.0.7, SqlConnectionPool's request).
+   */
+  private static final String BUSY_POOL_TIMEOUT = "Timeout";
 
   private DatabaseOutages() {}
 
@@ -36,6 +42,7 @@ public final class DatabaseOutages {
     // no free pool connection in time, a full wait queue, a dropped or refused connection
     return failure instanceof TimeoutException
         || failure instanceof VertxException && POOL_WAIT_TIMEOUT.equals(failure.getMessage())
+        || failure.getClass() == NoStackTraceThrowable.class && BUSY_POOL_TIMEOUT.equals(failure.getMessage())
         || failure instanceof ConnectionPoolTooBusyException
         || failure instanceof ClosedConnectionException
         || failure instanceof ConnectException;

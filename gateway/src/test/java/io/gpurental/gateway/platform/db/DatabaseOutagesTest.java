@@ -58,6 +58,28 @@ class DatabaseOutagesTest {
     }
   }
 
+  /** Every connection busy (not broken) for longer than the pool wait: 503, not a 500. */
+  @Test
+  void waitingTooLongForABusyConnectionIsAnOutage() throws Exception {
+    URI database = URI.create(TestDatabase.newDatabaseUrl());
+    Vertx vertx = Vertx.vertx();
+    try {
+      String url = "postgresql://postgres@" + database.getHost() + ":" + database.getPort() + database.getPath();
+      DbConfig db = ConfigLoader.load(List.of(), Map.of("GATEWAY_DB_URL", url, "GATEWAY_DB_POOL_SIZE", "1",
+          "GATEWAY_DB_POOL_WAIT_TIMEOUT_MS", "1000")).db();
+      Pool pool = DatabasePool.create(vertx, db, DatabaseTarget.fromUrl(URI.create(url), db));
+      TestGateway.await(pool.query("SELECT 1").execute()); // the one connection is open...
+      Future<?> busy = pool.query("SELECT pg_sleep(2)").execute(); // ...and busy for 2 s
+      // a transaction takes its connection another way than a one-shot query, and fails otherwise
+      Throwable failure = pool.withTransaction(tx -> tx.query("SELECT 1").execute()).toCompletionStage()
+          .toCompletableFuture().handle((rows, e) -> e).get(5, TimeUnit.SECONDS);
+      assertTrue(failure != null && DatabaseOutages.isOutage(failure), String.valueOf(failure));
+      TestGateway.await(busy);
+    } finally {
+      TestGateway.await(vertx.close());
+    }
+  }
+
   private static PgException pg(String sqlState) {
     return new PgException("test", "ERROR", sqlState, null);
   }

@@ -114,6 +114,13 @@ export const deactivateHost = (me: Me, id: string) => hostAction<Host>(me, id, '
 export const revokeCredential = (me: Me, id: string) => hostAction<void>(me, id, 'credential/revoke');
 export const rotateCredential = (me: Me, id: string) =>
   hostAction<{ credential: string }>(me, id, 'credential/rotate');
+/** A new enrolment token (the earlier ones stop working) while the host's agent has not enrolled. */
+export const reissueEnrolmentToken = (me: Me, id: string) =>
+  hostAction<Pick<EnrolledHost, 'enrollment_token' | 'enrollment_token_expires_at' | 'agent_command'>>(
+    me,
+    id,
+    'enrollment-token',
+  );
 
 /** What the operator may do with a host in this status. */
 export function canActivate(host: Host): boolean {

@@ -9,6 +9,7 @@ import {
   canDeactivate,
   deactivateHost,
   listHosts,
+  reissueEnrolmentToken,
   revokeCredential,
   rotateCredential,
   type EnrolledHost,
@@ -24,6 +25,7 @@ export function HostsPage({ me }: { me: Me }) {
   const [hosts, setHosts] = useState<Host[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [enrolled, setEnrolled] = useState<EnrolledHost | null>(null);
+  const [reissued, setReissued] = useState(false);
   const [rotated, setRotated] = useState<{ host: string; credential: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [maintained, setMaintained] = useState<Host | null>(null);
@@ -52,6 +54,10 @@ export function HostsPage({ me }: { me: Me }) {
       if (what === 'rotate' && result && typeof result === 'object' && 'credential' in result) {
         setRotated({ host: host.name, credential: String(result.credential) });
       }
+      if (what === 'reissue' && result && typeof result === 'object' && 'agent_command' in result) {
+        setEnrolled({ ...host, ...(result as Pick<EnrolledHost, 'agent_command'>) } as EnrolledHost);
+        setReissued(true);
+      }
       load();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -71,8 +77,12 @@ export function HostsPage({ me }: { me: Me }) {
       {enrolled ? (
         <SecretPanel
           id="enrolment"
-          title={`Enrol ${enrolled.name}`}
-          warning="The enrolment token works once, for 24 hours, and is shown only now. Run this on the host:"
+          title={reissued ? `New enrolment token for ${enrolled.name}` : `Enrol ${enrolled.name}`}
+          warning={
+            reissued
+              ? 'This new token replaces the earlier ones, which no longer work. It works once, for 24 hours, and is shown only now. Run this on the host:'
+              : 'The enrolment token works once, for 24 hours, and is shown only now. Run this on the host:'
+          }
           label="Agent command"
           secret={enrolled.agent_command}
           onDone={() => setEnrolled(null)}
@@ -82,6 +92,7 @@ export function HostsPage({ me }: { me: Me }) {
           me={me}
           onEnrolled={(host) => {
             setEnrolled(host);
+            setReissued(false);
             load();
           }}
         />
@@ -230,6 +241,8 @@ function HostRow({ host, me, busy, onAct, onMaintain }: HostRowProps) {
           <button type="button" class="btn btn--small" id={`maintenance-${host.id}`} onClick={() => onMaintain(host)}>
             Maintenance
           </button>
+          {host.status === 'enrolling' &&
+            button('reissue', 'New enrolment token', () => reissueEnrolmentToken(me, host.id))}
           {host.credential_prefix && button('rotate', 'Rotate credential', () => rotateCredential(me, host.id))}
           {host.credential_prefix && button('revoke', 'Revoke credential', () => revokeCredential(me, host.id), true)}
         </div>

@@ -26,6 +26,9 @@ final class HostRepository {
       INSERT INTO hosts (id, site_id, name, status, public_address) VALUES ($1, $2, $3, 'enrolling', $4)""";
   private static final String INSERT_TOKEN = """
       INSERT INTO enrolment_tokens (token_hash, host_id, expires_at) VALUES ($1, $2, now() + $3::integer * interval '1 second')""";
+  /** Ends the host's unspent tokens now (a re-issued token replaces them). */
+  private static final String EXPIRE_TOKENS = """
+      UPDATE enrolment_tokens SET expires_at = least(expires_at, now()) WHERE host_id = $1 AND used_at IS NULL""";
   /** Spends the token: at most one enrolment ever succeeds with it. */
   private static final String SPEND_TOKEN = """
       UPDATE enrolment_tokens SET used_at = now()
@@ -107,6 +110,23 @@ final class HostRepository {
                 new JsonObject().put("name", name).put("region", region).put("country", country))))
         .recover(failure -> Future.failedFuture(isUnique(failure)
             ? new Conflict("A site named '" + name + "' exists already.") : failure));
+  }
+
+  /**
+   * A new one-time enrolment token for a host whose agent has not enrolled yet; the unspent ones
+   * stop working. 409 once the host has enrolled (its credential is rotated instead).
+   */
+  Future<Void> reissueToken(String hostId, String token, String actor) {
+    return pool.withTransaction(tx -> lock(tx, hostId).compose(host -> {
+      if (!HostLifecycle.ENROLLING.equals(host.getString("status"))) {
+        throw new Conflict("Host " + hostId + " has enrolled already (it is " + host.getString("status")
+            + "); rotate its credential instead (POST /api/v1/operator/hosts/" + hostId + "/credential/rotate).");
+      }
+      return tx.preparedQuery(EXPIRE_TOKENS).execute(Tuple.of(hostId));
+    }).compose(v -> tx.preparedQuery(INSERT_TOKEN).execute(Tuple.of(hash(token), hostId,
+        (int) ENROLMENT_TOKEN_LIFETIME.toSeconds())))
+        .compose(v -> AuditLog.append(tx, actor, "host.enrollment_token_reissued", hostId, null,
+            new JsonObject().put("token_prefix", TokenSecrets.displayPrefix(token)))));
   }
 
   /** Creates an enrolling host and its one-time enrolment token. */

@@ -111,6 +111,13 @@ public final class Hosts {
         .map(v -> new Enrolment(id, token, expires));
   }
 
+  /** A new enrolment token for a host still enrolling (the earlier ones stop working). */
+  public Future<Enrolment> reissueEnrolmentToken(String hostId, String actor) {
+    String token = TokenSecrets.generate(TokenSecrets.ENROLMENT_PREFIX);
+    OffsetDateTime expires = OffsetDateTime.now().plus(HostRepository.ENROLMENT_TOKEN_LIFETIME);
+    return repository.reissueToken(hostId, token, actor).map(v -> new Enrolment(hostId, token, expires));
+  }
+
   /** Newest first, after the cursor position; one more than the limit tells of a next page. */
   public Future<List<Host>> list(Optional<Page.Position> after, int limit) {
     return select(null, after.map(Page.Position::createdAt).orElse(null), after.map(Page.Position::id).orElse(null),

@@ -60,6 +60,10 @@ final class HostsApi {
     api.getRoute("rotateHostCredential").addHandler(ctx -> hosts.rotateCredential(ctx.pathParam("host_id"), actor(ctx))
         .onSuccess(credential -> ctx.json(new JsonObject().put("credential", credential)))
         .onFailure(ctx::fail));
+    api.getRoute("reissueEnrollmentToken").addHandler(ctx -> hosts.reissueEnrolmentToken(ctx.pathParam("host_id"),
+            actor(ctx))
+        .onSuccess(enrolment -> ctx.json(enrolmentJson(new JsonObject(), enrolment)))
+        .onFailure(ctx::fail));
     api.getRoute("mapGpuName").addHandler(this::mapGpuName);
     api.getRoute("getHostTelemetry").addHandler(ctx -> TelemetryJson.series(ctx, hosts));
   }
@@ -78,11 +82,8 @@ final class HostsApi {
     JsonObject body = ctx.body().asJsonObject();
     hosts.createHost(body.getString("site_id"), body.getString("name").trim(), body.getString("public_address"),
             actor(ctx))
-        .compose(enrolment -> hosts.get(enrolment.hostId()).map(host -> HostJson.of(host.orElseThrow(), List.of(), null)
-            .put("enrollment_token", enrolment.enrollmentToken())
-            .put("enrollment_token_expires_at", enrolment.expiresAt().toInstant().toString())
-            .put("agent_command", "java -jar gpu-host-agent.jar --gateway " + publicBase
-                + " --state-dir /var/lib/gpu-host-agent --enrollment-token " + enrolment.enrollmentToken())))
+        .compose(enrolment -> hosts.get(enrolment.hostId())
+            .map(host -> enrolmentJson(HostJson.of(host.orElseThrow(), List.of(), null), enrolment)))
         .onSuccess(json -> created(ctx, json))
         .onFailure(ctx::fail);
   }
@@ -162,6 +163,14 @@ final class HostsApi {
       });
       return null;
     }));
+  }
+
+  /** The one-time token, when it expires, and the command that enrols the host with it. */
+  private JsonObject enrolmentJson(JsonObject json, Hosts.Enrolment enrolment) {
+    return json.put("enrollment_token", enrolment.enrollmentToken())
+        .put("enrollment_token_expires_at", enrolment.expiresAt().toInstant().toString())
+        .put("agent_command", "java -jar gpu-host-agent.jar --gateway " + publicBase
+            + " --state-dir /var/lib/gpu-host-agent --enrollment-token " + enrolment.enrollmentToken());
   }
 
   private static void created(RoutingContext ctx, JsonObject json) {

@@ -82,6 +82,30 @@ class HostEnrolmentTest {
   }
 
   @Test
+  void aNewEnrolmentTokenReplacesTheOldOneUntilTheAgentEnrols(TestGateway node,
+      @SignedIn("operator") ApiClient operator) {
+    JsonObject host = createHost(operator);
+    String hostId = host.getString("id");
+    node.sql("UPDATE enrolment_tokens SET expires_at = now() - interval '1 second' WHERE host_id = '" + hostId + "'");
+    HttpResponse<String> reissued = operator.post("/api/v1/operator/hosts/" + hostId + "/enrollment-token", null);
+    assertEquals(200, reissued.statusCode(), reissued.body());
+    String token = new JsonObject(reissued.body()).getString("enrollment_token");
+    assertTrue(new JsonObject(reissued.body()).getString("agent_command").endsWith("--enrollment-token " + token));
+    HttpResponse<String> again = operator.post("/api/v1/operator/hosts/" + hostId + "/enrollment-token", null);
+    assertEquals(200, again.statusCode(), again.body());
+    assertEquals(401, FakeAgent.tryEnrol(node, token, H100, 1).statusCode(), "a replaced token stops working");
+
+    FakeAgent agent = FakeAgent.enrol(node, new JsonObject(again.body()).getString("enrollment_token"), H100, 1);
+    assertEquals(hostId, agent.hostId());
+    HttpResponse<String> enrolled = operator.post("/api/v1/operator/hosts/" + hostId + "/enrollment-token", null);
+    assertEquals(409, enrolled.statusCode(), enrolled.body());
+    assertTrue(enrolled.body().contains("credential/rotate"), enrolled.body());
+    assertEquals(2, node.sql("SELECT 1 FROM audit_log WHERE action = 'host.enrollment_token_reissued' AND target = '"
+        + hostId + "' AND after->>'token_prefix' IS NOT NULL").size());
+    assertEquals(404, operator.post("/api/v1/operator/hosts/host_nope/enrollment-token", null).statusCode());
+  }
+
+  @Test
   void aRevokedCredentialIs401AndARotatedOneReplacesIt(TestGateway node, @SignedIn("operator") ApiClient operator) {
     FakeAgent agent = FakeAgent.enrol(node, createHost(operator).getString("enrollment_token"), H100, 1);
     assertEquals(200, agent.heartbeat().statusCode());

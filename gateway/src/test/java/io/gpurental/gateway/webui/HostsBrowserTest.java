@@ -1,6 +1,7 @@
 package io.gpurental.gateway.webui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.BrowserTestBase;
@@ -43,8 +44,20 @@ class HostsBrowserTest extends BrowserTestBase {
     assertTrue(row.getText().contains("fra-h100-02"), row.getText());
     screenshot("hosts-enrol.png");
 
-    String token = text.substring(text.indexOf("gpr_enr_"));
+    String lost = text.substring(text.indexOf("gpr_enr_"));
+    browser.driver().findElement(By.id("enrolment-done")).click();
+    // the command was lost before the agent ran: a new token replaces it
+    String hostId = row.getAttribute("id").substring("host-".length());
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("reissue-" + hostId))).click();
+    WebElement reissued = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("enrolment-secret")));
+    assertTrue(browser.driver().findElement(By.id("enrolment-heading")).getText().contains("New enrolment token for fra-h100-02"));
+    String newCommand = reissued.getAttribute("value");
+    screenshot("hosts-reissue.png");
+    String token = newCommand.substring(newCommand.indexOf("gpr_enr_"));
+    assertNotEquals(lost, token);
+    assertEquals(401, FakeAgent.tryEnrol(node, lost, "NVIDIA H100 80GB HBM3", 8).statusCode(), "the lost token is void");
     FakeAgent agent = FakeAgent.enrol(node, token, "NVIDIA H100 80GB HBM3", 8);
+    assertEquals(hostId, agent.hostId());
     browser.driver().findElement(By.id("enrolment-done")).click();
     browser.driver().navigate().refresh();
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("price-" + agent.hostId()))).sendKeys("2.49");

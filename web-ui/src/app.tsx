@@ -232,6 +232,8 @@ export function App() {
     }
   }, [path]);
 
+  // the operator console's wide tables get the whole of a laptop screen, header and footer alike
+  const container = path.startsWith('/operator') ? 'container container--wide' : 'container';
   return (
     <>
       <a class="skip-link" href="#main">
@@ -239,7 +241,7 @@ export function App() {
       </a>
       {version?.mode === 'sandbox' && <SandboxBanner />}
       <header class="site-header">
-        <div class="container site-header__inner">
+        <div class={`${container} site-header__inner`}>
           <Link href="/" class="site-title" aria-current={path === '/' ? 'page' : undefined}>
             {SITE_NAME}
           </Link>
@@ -261,11 +263,16 @@ export function App() {
           <SessionControls path={path} />
         </div>
       </header>
-      <main id="main" class="container site-main" tabIndex={-1} ref={mainRef}>
+      <main
+        id="main"
+        class={`${container} site-main`}
+        tabIndex={-1}
+        ref={mainRef}
+      >
         <Page path={path} version={version} />
       </main>
       <footer id="site-footer" class="site-footer">
-        <div class="container site-footer__inner">
+        <div class={`${container} site-footer__inner`}>
           <ul class="footer-links">
             <li>
               <a href="/docs">API docs</a>

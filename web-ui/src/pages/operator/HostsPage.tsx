@@ -127,9 +127,7 @@ export function HostsPage({ me }: { me: Me }) {
                 <th scope="col">GPU health</th>
                 <th scope="col">Telemetry</th>
                 <th scope="col">Last heartbeat</th>
-                <th scope="col">{'Uptime (30\u00a0d)'}</th>
-                <th scope="col">{'Time to ready (p50\u00a0/\u00a0p95)'}</th>
-                <th scope="col">Open incidents</th>
+                <th scope="col">Service</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -194,22 +192,32 @@ function HostRow({ host, me, busy, onAct, onMaintain }: HostRowProps) {
         <CurrentTelemetry host={host} compact />
       </td>
       <td>{host.last_heartbeat_at ? formatDateTime(host.last_heartbeat_at) : '—'}</td>
-      <td class="host-uptime" title={host.uptime ? `24 h ${formatUptime(host.uptime['24h'])}, 7 d ${formatUptime(host.uptime['7d'])}, maintenance ${host.uptime.maintenance_hours_30d} h` : undefined}>
-        {formatUptime(host.uptime?.['30d'])}
-      </td>
-      <td class="host-ready" title={host.time_to_ready ? `${host.time_to_ready.samples} launches in 30 d` : undefined}>
-        {host.time_to_ready
-          ? `${formatSeconds(host.time_to_ready.p50_seconds)} / ${formatSeconds(host.time_to_ready.p95_seconds)}`
-          : 'no data yet'}
-      </td>
-      <td class="host-incidents">
-        {host.open_incidents ? (
-          <a href="/operator/incidents" id={`incidents-${host.id}`} class="host-warning">
-            {host.open_incidents} open
-          </a>
-        ) : (
-          <span class="muted">none</span>
-        )}
+      <td>
+        <dl class="host-service">
+          <dt>{'Uptime 30\u00a0d'}</dt>
+          <dd
+            class="host-uptime"
+            title={host.uptime ? `24 h ${formatUptime(host.uptime['24h'])}, 7 d ${formatUptime(host.uptime['7d'])}, maintenance ${host.uptime.maintenance_hours_30d} h` : undefined}
+          >
+            {formatUptime(host.uptime?.['30d'])}
+          </dd>
+          <dt>{'Ready p50\u00a0/\u00a0p95'}</dt>
+          <dd class="host-ready" title={host.time_to_ready ? `${host.time_to_ready.samples} launches in 30 d` : undefined}>
+            {host.time_to_ready
+              ? `${formatSeconds(host.time_to_ready.p50_seconds)} / ${formatSeconds(host.time_to_ready.p95_seconds)}`
+              : 'no data yet'}
+          </dd>
+          <dt>Incidents</dt>
+          <dd class="host-incidents">
+            {host.open_incidents ? (
+              <a href="/operator/incidents" id={`incidents-${host.id}`} class="host-warning">
+                {host.open_incidents} open
+              </a>
+            ) : (
+              <span class="muted">none</span>
+            )}
+          </dd>
+        </dl>
       </td>
       <td>
         <div class="host-actions">

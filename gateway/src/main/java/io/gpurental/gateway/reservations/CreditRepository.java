@@ -48,6 +48,15 @@ final class CreditRepository {
   private static final String OVERDUE = """
       SELECT id FROM reservations WHERE status = 'running' AND interrupted_since IS NOT NULL
         AND (interrupted_since < now() - $1::integer * interval '1 second' OR upper(period) <= now())""";
+  /**
+   * Running reservations whose open interruption disagrees with the fleet (the fleet's
+   * {@code instance_service_view}): down but not interrupted, or interrupted but served again.
+   */
+  private static final String SERVICE_DRIFT = """
+      SELECT r.id, s.down, s.reason, s.down_since, s.up_since, r.interrupted_since
+      FROM reservations r JOIN instance_service_view s ON s.reservation_id = r.id
+      WHERE r.status = 'running' AND (s.down AND r.interrupted_since IS NULL OR NOT s.down AND r.interrupted_since IS NOT NULL)
+      ORDER BY r.id""";
   /** Windows over whose instance never ran. */
   private static final String NEVER_READY = """
       SELECT id FROM reservations WHERE status = 'provisioning' AND upper(period) <= now()""";
@@ -109,6 +118,19 @@ final class CreditRepository {
 
   static Future<List<String>> overdueInterruptions(SqlClient client, Duration grace) {
     return ids(client.preparedQuery(OVERDUE).execute(Tuple.of((int) grace.toSeconds())));
+  }
+
+  /** A running reservation the fleet serves otherwise than its interruption says. */
+  record Drift(String id, boolean down, String reason, Instant downSince, Instant upSince, Instant interruptedSince) {}
+
+  static Future<List<Drift>> serviceDrift(SqlClient client) {
+    return client.preparedQuery(SERVICE_DRIFT).execute(Tuple.tuple()).map(rows -> {
+      List<Drift> drifts = new ArrayList<>();
+      rows.forEach(row -> drifts.add(new Drift(row.getString("id"), row.getBoolean("down"), row.getString("reason"),
+          instant(row.getOffsetDateTime("down_since")), instant(row.getOffsetDateTime("up_since")),
+          instant(row.getOffsetDateTime("interrupted_since")))));
+      return drifts;
+    });
   }
 
   static Future<List<String>> neverReady(SqlClient client) {

@@ -8,6 +8,8 @@ import io.vertx.sqlclient.SqlConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Downtime credit: a running instance the fleet stopped serving (host offline, GPU faulty) is
@@ -16,6 +18,7 @@ import java.util.List;
  * time ({@link HostFailures}).
  */
 final class Downtime {
+  private static final Logger LOG = LoggerFactory.getLogger(Downtime.class);
   private final Vertx vertx;
   private final ReservationRepository repository;
   private final Pool pool;
@@ -54,6 +57,43 @@ final class Downtime {
           .compose(refunds -> CreditRepository.clearInterruption(tx, id).map(refunds));
     })).compose(refunds -> refunds == null ? Future.succeededFuture(false)
         : payments.executeRefunds(refunds).onComplete(v -> announce(id, true)).map(true));
+  }
+
+  /**
+   * The scheduler's level-triggered pass: the fleet's notices are edges, and one lost after the
+   * fleet committed (a failed call, a node stopping) would leave a reservation on a dead host
+   * uninterrupted, or interrupted forever after its host came back. Each pass interrupts and
+   * resumes whatever disagrees with the fleet's current view, with the times the fleet recorded.
+   */
+  Future<Void> reconcileWithFleet() {
+    return CreditRepository.serviceDrift(pool).compose(drifts -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (CreditRepository.Drift drift : drifts) {
+        chain = chain.compose(v -> repair(drift)
+            .onSuccess(repaired -> {
+              if (repaired) {
+                LOG.warn("Reservation {} was {} without the fleet's notice; repaired", drift.id(),
+                    drift.down() ? "down (" + drift.reason() + ")" : "served again");
+              }
+            })
+            .<Void>mapEmpty()
+            .recover(e -> {
+              LOG.warn("Reservation {}: its downtime could not be repaired; the next pass retries: {}", drift.id(),
+                  e.getMessage());
+              return Future.succeededFuture();
+            }));
+      }
+      return chain;
+    });
+  }
+
+  private Future<Boolean> repair(CreditRepository.Drift drift) {
+    if (drift.down()) {
+      return interrupted(drift.id(), drift.reason(), drift.downSince() == null ? Instant.now() : drift.downSince());
+    }
+    Instant at = drift.upSince() == null || drift.upSince().isBefore(drift.interruptedSince())
+        ? Instant.now() : drift.upSince();
+    return resumed(drift.id(), at);
   }
 
   /** The scheduler's pass: interruptions past the grace (or past the window's end) fail their reservation. */

@@ -49,11 +49,15 @@ final class Scheduler implements InstanceEvents {
   }
 
   /**
-   * One pass: fails what was down too long and what never became ready (both refunded), ends the
-   * windows that are over, then starts those due (and relaunches the stuck).
+   * One pass: repairs interruptions the fleet's notices missed (never holding back the rest), fails
+   * what was down too long and what never became ready (both refunded), ends the windows that are
+   * over, then starts those due (and relaunches the stuck).
    */
   Future<Void> run() {
-    return downtime.failOverdue().compose(v -> ready.failNeverReady())
+    return downtime.reconcileWithFleet().recover(e -> {
+      LOG.warn("Interruptions were not compared with the fleet; the next pass retries: {}", e.getMessage());
+      return Future.succeededFuture();
+    }).compose(v -> downtime.failOverdue()).compose(v -> ready.failNeverReady())
         .compose(v -> repository.pool().withTransaction(this::endWindows)).compose(ended -> {
       ended.windows().forEach(moved -> {
         ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());

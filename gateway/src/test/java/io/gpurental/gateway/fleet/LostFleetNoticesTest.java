@@ -1,0 +1,87 @@
+package io.gpurental.gateway.fleet;
+
+import static io.gpurental.gateway.fleet.GuaranteeBookings.ONE_HOUR;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.FakeAgent;
+import io.gpurental.gateway.testing.GatewayTest;
+import io.gpurental.gateway.testing.SignedIn;
+import io.gpurental.gateway.testing.TestGateway;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fleet's notices to a reservation (host offline, GPU faulty, back again) are sent after the
+ * fleet's own commit; one lost there must not cost the renter their credit. Here the host's status
+ * and the GPU's health change in SQL alone, so no notice is ever sent: the reservations'
+ * scheduler notices the difference with the fleet's view and interrupts and credits all the same.
+ * Heartbeats are due only every 5 minutes, so the mark-offline job never steps in.
+ */
+@GatewayTest(settings = {"GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=200", "GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS=300"})
+class LostFleetNoticesTest {
+  @Test
+  void aHostOfflineWithoutANoticeIsInterruptedAndCreditedWhenItIsBack(TestGateway node,
+      @SignedIn("operator") ApiClient operator, @SignedIn("gina") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    String id = running(node, agent, operator, renter);
+    node.sql("UPDATE host_heartbeats SET last_at = now() - interval '10 minutes' WHERE host_id = '" + agent.hostId() + "'");
+    node.sql("UPDATE hosts SET status = 'offline', status_changed_at = now() WHERE id = '" + agent.hostId() + "'");
+
+    JsonObject interruption = renter.await(id, r -> r.getValue("interruption") != null, "interrupted without a notice")
+        .getJsonObject("interruption");
+    assertEquals("host offline", interruption.getString("reason"));
+    assertTrue(Instant.parse(interruption.getString("since")).isBefore(Instant.now().minus(Duration.ofMinutes(9))),
+        "since the last heartbeat, not since it was noticed: " + interruption.getString("since"));
+
+    node.sql("UPDATE hosts SET status = 'active', status_changed_at = now() WHERE id = '" + agent.hostId() + "'");
+    JsonObject back = renter.await(id, r -> r.getJsonArray("credits").size() == 1, "credited without a notice");
+    assertEquals("running", back.getString("status"));
+    assertEquals(null, back.getValue("interruption"));
+    JsonObject credit = back.getJsonArray("credits").getJsonObject(0);
+    assertEquals("downtime", credit.getString("kind"));
+    assertEquals(1, credit.getInteger("hours"), "10 minutes down: one started hour");
+    assertEquals(ONE_HOUR, credit.getJsonObject("amount").getLong("amount"));
+    assertTrue(credit.getString("reason").startsWith("host offline from "), credit.getString("reason"));
+    renter.await(id, r -> GuaranteeBookings.ledgerRefunds(node, id, "downtime_credit") == ONE_HOUR, "in the ledger");
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
+  @Test
+  void aFaultyGpuWithoutANoticeIsInterruptedAndCreditedWhenItIsHealthy(TestGateway node,
+      @SignedIn("operator") ApiClient operator, @SignedIn("hugo") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    String id = running(node, agent, operator, renter);
+    Integer gpu = (Integer) node.sql("SELECT gpu_indexes[1] FROM instances WHERE reservation_id = '" + id + "'")
+        .iterator().next().getValue(0);
+    String gpuId = agent.hostId() + "_gpu" + gpu;
+    node.sql("INSERT INTO gpu_health (gpu_id, status, reason, since) VALUES ('" + gpuId + "', 'faulty',"
+        + " 'uncorrected ECC errors', now() - interval '5 minutes') ON CONFLICT (gpu_id) DO UPDATE"
+        + " SET status = 'faulty', reason = EXCLUDED.reason, since = EXCLUDED.since");
+
+    JsonObject interruption = renter.await(id, r -> r.getValue("interruption") != null, "interrupted without a notice")
+        .getJsonObject("interruption");
+    assertEquals("gpu faulty: GPU " + gpu + ", uncorrected ECC errors", interruption.getString("reason"));
+
+    node.sql("UPDATE gpu_health SET status = 'healthy', reason = NULL, since = now() WHERE gpu_id = '" + gpuId + "'");
+    JsonObject back = renter.await(id, r -> r.getJsonArray("credits").size() == 1, "credited without a notice");
+    assertEquals("running", back.getString("status"));
+    assertEquals(null, back.getValue("interruption"));
+    JsonObject credit = back.getJsonArray("credits").getJsonObject(0);
+    assertEquals(1, credit.getInteger("hours"));
+    assertEquals(ONE_HOUR, credit.getJsonObject("amount").getLong("amount"));
+    assertTrue(credit.getString("reason").startsWith("gpu faulty: GPU " + gpu), credit.getString("reason"));
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
+  /** Books 2 GPUs for 2 h and runs the instance (the agent reports it running). */
+  private static String running(TestGateway node, FakeAgent agent, ApiClient operator, ApiClient renter) {
+    GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
+    assertEquals(204, agent.report(booked.id(), FakeAgent.running(booked.user(), 22019)).statusCode());
+    assertEquals(null, renter.awaitStatus(booked.id(), "running").getValue("interruption"));
+    return booked.id();
+  }
+}

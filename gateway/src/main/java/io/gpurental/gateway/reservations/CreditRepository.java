@@ -51,9 +51,14 @@ final class CreditRepository {
   /**
    * Running reservations whose open interruption disagrees with the fleet (the fleet's
    * {@code instance_service_view}): down but not interrupted, or interrupted but served again.
+   * Down since no earlier than the end of the last downtime credited, so no time is credited twice
+   * (a GPU still faulty when its host came back from offline goes on from there).
    */
   private static final String SERVICE_DRIFT = """
-      SELECT r.id, s.down, s.reason, s.down_since, s.up_since, r.interrupted_since
+      SELECT r.id, s.down, s.reason,
+             greatest(s.down_since, (SELECT max(c.to_at) FROM reservation_credits c
+                                     WHERE c.reservation_id = r.id AND c.kind = 'downtime')) AS down_since,
+             s.up_since, r.interrupted_since
       FROM reservations r JOIN instance_service_view s ON s.reservation_id = r.id
       WHERE r.status = 'running' AND (s.down AND r.interrupted_since IS NULL OR NOT s.down AND r.interrupted_since IS NOT NULL)
       ORDER BY r.id""";

@@ -77,6 +77,37 @@ class LostFleetNoticesTest {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
   }
 
+  @Test
+  void timeAlreadyCreditedIsNeverCreditedTwice(TestGateway node, @SignedIn("operator") ApiClient operator,
+      @SignedIn("ines") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    String id = running(node, agent, operator, renter);
+    Integer gpu = (Integer) node.sql("SELECT gpu_indexes[1] FROM instances WHERE reservation_id = '" + id + "'")
+        .iterator().next().getValue(0);
+    String gpuId = agent.hostId() + "_gpu" + gpu;
+    String faultySinceFiveMinutes = "INSERT INTO gpu_health (gpu_id, status, reason, since) VALUES ('" + gpuId
+        + "', 'faulty', 'remapped rows', now() - interval '5 minutes') ON CONFLICT (gpu_id) DO UPDATE"
+        + " SET status = 'faulty', reason = EXCLUDED.reason, since = EXCLUDED.since";
+    String healthy = "UPDATE gpu_health SET status = 'healthy', reason = NULL, since = now() WHERE gpu_id = '" + gpuId + "'";
+    node.sql(faultySinceFiveMinutes);
+    renter.await(id, r -> r.getValue("interruption") != null, "interrupted");
+    node.sql(healthy);
+    JsonObject first = renter.await(id, r -> r.getJsonArray("credits").size() == 1, "credited")
+        .getJsonArray("credits").getJsonObject(0);
+
+    // faulty again, and the fleet's "since" still says 5 minutes ago: only the time after the
+    // first credit counts
+    node.sql(faultySinceFiveMinutes);
+    JsonObject again = renter.await(id, r -> r.getValue("interruption") != null, "interrupted again")
+        .getJsonObject("interruption");
+    assertEquals(Instant.parse(first.getString("to")), Instant.parse(again.getString("since")));
+    node.sql(healthy);
+    JsonObject second = renter.await(id, r -> r.getJsonArray("credits").size() == 2, "credited again")
+        .getJsonArray("credits").getJsonObject(1);
+    assertEquals(first.getString("to"), second.getString("from"), "from where the first credit ended");
+    assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
   /** Books 2 GPUs for 2 h and runs the instance (the agent reports it running). */
   private static String running(TestGateway node, FakeAgent agent, ApiClient operator, ApiClient renter) {
     GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);

@@ -31,9 +31,10 @@ class ReadyGuaranteeBrowserTest extends BrowserTestBase {
     String hostId = node.sql("SELECT host_id FROM offers WHERE id = '" + OFFER + "'").iterator().next().getString(0);
     int n = 0;
     for (int seconds : new int[] {30, 40, 45, 50, 120}) {
+      // past launches (no longer desired, so the demo agent does not try to start them again)
       node.sql("INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at, due_at,"
-          + " running_at) VALUES ('rsv_ui_" + (++n) + "', '" + hostId + "', '{0}', 'k', 'u', now(), now() - interval '"
-          + seconds + " seconds', now())");
+          + " running_at, desired) VALUES ('rsv_ui_" + (++n) + "', '" + hostId + "', '{0}', 'k', 'u', now(), now() - interval '"
+          + seconds + " seconds', now(), false)");
     }
     WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));
     browser.driver().get(node.url("/catalog"));

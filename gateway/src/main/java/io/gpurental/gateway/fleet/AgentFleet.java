@@ -56,6 +56,15 @@ public final class AgentFleet implements Fleet {
     });
   }
 
+  /** The new end goes into the host's desired state (a new version, so its long poll wakes). */
+  @Override
+  public Future<Void> extend(String reservationId, Instant endsAt) {
+    return instances.extend(reservationId, endsAt).compose(host -> {
+      host.ifPresent(waits::changed);
+      return Future.succeededFuture();
+    });
+  }
+
   @Override
   public void reportTo(InstanceEvents events) {
     registered = events;

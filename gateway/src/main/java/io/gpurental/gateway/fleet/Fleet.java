@@ -22,6 +22,11 @@ public interface Fleet {
 
   Future<Void> stop(String reservationId);
 
+  /** The instance's window now ends at {@code endsAt} (a paid extension); harmless when repeated. */
+  default Future<Void> extend(String reservationId, Instant endsAt) {
+    return Future.succeededFuture();
+  }
+
   /**
    * Where to report instances this node did not start (started by another node, or before a
    * restart); registered once at boot.

@@ -24,6 +24,9 @@ final class InstanceRepository {
       RETURNING host_id""";
   private static final String UNDESIRE = """
       UPDATE instances SET desired = false, updated_at = now() WHERE reservation_id = $1 AND desired RETURNING host_id""";
+  private static final String EXTEND = """
+      UPDATE instances SET ends_at = $2, updated_at = now() WHERE reservation_id = $1 AND desired AND ends_at <> $2
+      RETURNING host_id""";
   private static final String BUMP = "UPDATE hosts SET desired_version = desired_version + 1 WHERE id = $1";
   private static final String DESIRED = """
       SELECT i.reservation_id, i.unix_user, i.ends_at, i.ssh_public_key,
@@ -77,6 +80,13 @@ final class InstanceRepository {
 
   Future<Optional<String>> undesire(String reservationId) {
     return pool.withTransaction(tx -> tx.preparedQuery(UNDESIRE).execute(Tuple.of(reservationId))
+        .compose(rows -> bumped(tx, rows)));
+  }
+
+  /** Moves a desired instance's end; answers its host when it moved (the host's version is bumped). */
+  Future<Optional<String>> extend(String reservationId, java.time.Instant endsAt) {
+    return pool.withTransaction(tx -> tx.preparedQuery(EXTEND)
+        .execute(Tuple.of(reservationId, endsAt.atOffset(java.time.ZoneOffset.UTC)))
         .compose(rows -> bumped(tx, rows)));
   }
 

@@ -1,10 +1,13 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.catalog.CatalogChanges;
+import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.PaymentOutcomes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a payment does to the reservation (or extension) it paid for, inside the payment's own
@@ -13,10 +16,18 @@ import io.vertx.sqlclient.SqlConnection;
  * window is still open: paid after the end, it is refunded and the reservation stays ended.
  */
 final class ReservationPayments implements PaymentOutcomes {
+  /** Statuses whose instance is in its host's desired state (a confirmed payment then paid an extension). */
+  private static final java.util.Set<String> ON_ITS_HOST = java.util.Set.of(ReservationStatus.PROVISIONING.id(),
+      ReservationStatus.RUNNING.id());
+  private static final Logger LOG = LoggerFactory.getLogger(ReservationPayments.class);
   private final Vertx vertx;
+  private final ReservationRepository repository;
+  private final Fleet fleet;
 
-  ReservationPayments(Vertx vertx) {
+  ReservationPayments(Vertx vertx, ReservationRepository repository, Fleet fleet) {
     this.vertx = vertx;
+    this.repository = repository;
+    this.fleet = fleet;
   }
 
   @Override
@@ -24,10 +35,21 @@ final class ReservationPayments implements PaymentOutcomes {
     return ReservationRepository.lockRow(tx, reservationId);
   }
 
+  /**
+   * After the payment's commit: its reservation's watchers are told, and a paid extension of an
+   * instance already on its host moves the end in the host's desired state.
+   */
   @Override
   public void announce(Paid paid) {
     ReservationEvents.publish(vertx, paid.reservationId(), paid.accountId(), paid.status());
     CatalogChanges.publish(vertx, "reservation paid");
+    if (paid.confirmed() && ON_ITS_HOST.contains(paid.status())) {
+      repository.find(repository.pool(), paid.reservationId(), null, true)
+          .compose(found -> found.isEmpty() ? Future.succeededFuture()
+              : fleet.extend(paid.reservationId(), found.get().end()))
+          .onFailure(e -> LOG.warn("The host of {} was not told its new end (it is shown at the next change): {}",
+              paid.reservationId(), e.getMessage()));
+    }
   }
 
   @Override

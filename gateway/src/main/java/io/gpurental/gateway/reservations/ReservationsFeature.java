@@ -47,7 +47,7 @@ public final class ReservationsFeature implements Feature {
       int maxHours, Payments payments, Fleet instances, String publicBase, Credentials credentials,
       EventsConfig events, FleetConfig guarantee) {
     ReservationRepository repository = new ReservationRepository(pool, new RefundPolicy(config.cancellationFeeBps()));
-    payments.reportTo(new ReservationPayments(vertx));
+    payments.reportTo(new ReservationPayments(vertx, repository, instances));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
     Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);
     this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,

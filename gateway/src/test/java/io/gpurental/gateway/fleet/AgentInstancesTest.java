@@ -75,6 +75,29 @@ class AgentInstancesTest {
     assertEquals(409, agent.report(id, FakeAgent.running(user, 22017)).statusCode(), "a stopped instance stays stopped");
   }
 
+  @Test
+  void aPaidExtensionMovesTheEndInTheHostsDesiredState(TestGateway node, @SignedIn("operator") ApiClient operator,
+      @SignedIn("dora") ApiClient renter) throws Exception {
+    FakeAgent agent = activeHost(node, operator);
+    GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
+    assertEquals(204, agent.report(booked.id(), FakeAgent.running(booked.user(), 22018)).statusCode());
+    renter.awaitStatus(booked.id(), "running");
+    long version = agent.desiredStateNow().getLong("version");
+    CompletableFuture<HttpResponse<String>> poll = agent.desiredState(version, 30);
+
+    HttpResponse<String> extended = renter.post("/api/v1/reservations/" + booked.id() + "/extend",
+        new JsonObject().put("hours", 1).put("payment", "saved_card"));
+    assertEquals(201, extended.statusCode(), extended.body());
+    String end = new JsonObject(extended.body()).getString("end");
+
+    HttpResponse<String> answered = poll.get(30, TimeUnit.SECONDS);
+    assertEquals(200, answered.statusCode(), answered.body());
+    JsonObject desired = new JsonObject(answered.body());
+    assertTrue(desired.getLong("version") > version, "the long poll woke for the new end");
+    JsonObject instance = desired.getJsonArray("instances").getJsonObject(0);
+    assertEquals(java.time.Instant.parse(end), java.time.Instant.parse(instance.getString("ends_at")));
+  }
+
   static FakeAgent activeHost(TestGateway node, ApiClient operator) {
     FakeAgent agent = FakeAgent.enrol(node, HostEnrolmentTest.createHost(operator).getString("enrollment_token"),
         "NVIDIA H100 80GB HBM3", 4);

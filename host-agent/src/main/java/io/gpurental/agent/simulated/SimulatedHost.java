@@ -18,6 +18,9 @@ import java.util.function.UnaryOperator;
  * own event loop.
  */
 public final class SimulatedHost implements TelemetrySource {
+  /** The share of wall power a simulated server's power supply delivers to its parts. */
+  static final double PSU_EFFICIENCY = 0.94;
+
   /** One simulated GPU: what nvidia-smi would name it, its memory and its power when idle and busy. */
   public record Gpu(int index, String uuid, String name, long memoryTotalMib, double idleW, double busyW) {
   }
@@ -111,11 +114,24 @@ public final class SimulatedHost implements TelemetrySource {
     for (Gpu gpu : gpus) {
       readings.add(reading(gpu, inUse.contains(gpu.index()), faults.gpus().get(gpu.index())));
     }
-    Telemetry.Power power = Telemetry.power(null, readings, baseLoadW);
+    Telemetry.Power power = Telemetry.power(bmcWatts(readings), readings, baseLoadW);
     double diskFree = faults.diskFreeGb() != null ? faults.diskFreeGb() : Math.round(diskTotalGb * 0.8 * 10) / 10.0;
     double load = Math.round((0.2 + 1.5 * inUse.size()) * 100) / 100.0;
     return new Telemetry(diskFree, load, readings, power.watts(), power.source(),
         faults.diskHealth() != null ? faults.diskHealth() : DiskHealth.PASSED, null);
+  }
+
+  /**
+   * What the simulated server's BMC reads at the wall: its GPUs and base load through a power
+   * supply of {@link #PSU_EFFICIENCY}, so the demo's energy figures come from "measured" power as a
+   * real server's do.
+   */
+  private Double bmcWatts(List<GpuReading> readings) {
+    if (readings.stream().anyMatch(r -> r.powerDrawW() == null)) {
+      return null;
+    }
+    double dc = baseLoadW + readings.stream().mapToDouble(GpuReading::powerDrawW).sum();
+    return Math.round(dc / PSU_EFFICIENCY * 10) / 10.0;
   }
 
   private static GpuReading reading(Gpu gpu, boolean inUse, Faults.GpuFault fault) {

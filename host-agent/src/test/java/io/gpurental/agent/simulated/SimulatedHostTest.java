@@ -19,12 +19,12 @@ class SimulatedHostTest {
       new SimulatedHost.Gpu(1, "GPU-b", "NVIDIA L40S", 46068, 35, 350)), 15360, 150);
 
   @Test
-  void healthyTelemetryHasEstimatedPowerAndPassingDisks() {
+  void healthyTelemetryHasTheSimulatedBmcsWallPowerAndPassingDisks() {
     Telemetry idle = host.collect();
     assertEquals(2, idle.gpus().size());
-    assertEquals("estimated", idle.powerSource());
+    assertEquals("measured", idle.powerSource());
     double gpus = idle.gpus().stream().mapToDouble(GpuReading::powerDrawW).sum();
-    assertEquals(150 + gpus, idle.powerW(), 0.11);
+    assertEquals((150 + gpus) / 0.94, idle.powerW(), 0.11, "GPUs and base load through a 94 % power supply");
     assertEquals("passed", idle.diskHealth());
     assertEquals(12288.0, idle.diskFreeGb());
     host.busy("rsv_a", List.of(1));

@@ -35,9 +35,9 @@ class DemoAgentFaultsTest {
   void telemetryFaultsArriveInTheStoredHeartbeatAndResetHealsThem(TestGateway node) {
     String host = "host_nyc_h200_01";
     JsonObject healthy = telemetryOf(node, host);
-    assertEquals("estimated", healthy.getString("power_source"));
+    assertEquals("measured", healthy.getString("power_source"), "read from the simulated BMC");
     double gpuPower = healthy.getJsonArray("gpus").stream().mapToDouble(g -> ((JsonObject) g).getDouble("power_draw_w")).sum();
-    assertEquals(150 + gpuPower, healthy.getDouble("power_w"), 0.2, "GPUs plus the base load");
+    assertEquals((150 + gpuPower) / 0.94, healthy.getDouble("power_w"), 0.2, "GPUs and base load at the wall");
     assertEquals("passed", healthy.getString("disk_health"));
     eventually("a heartbeat with the previous round trip", () -> telemetryOf(node, host).getValue("rtt_ms"),
         rtt -> rtt instanceof Number n && n.longValue() >= 0);

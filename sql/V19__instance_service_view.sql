@@ -8,13 +8,17 @@
 --   instance_service_view   owner fleet; read by reservations
 --
 --   down        the host is offline, or one of the instance's GPUs is faulty
+--   up          the host is active or degraded and none of the instance's GPUs is faulty
+--               (neither: e.g. a host deactivated while offline, whose heartbeats are not tracked)
 --   reason      as the fleet's notice words it ('host offline', 'gpu faulty: GPU n, …')
 --   down_since  the host's last heartbeat, or when the GPU turned faulty
 --   up_since    the latest status change of the host or of the instance's GPUs' health (when it
---               is not down: when service resumed at the latest)
+--               is up: service resumed then at the latest, so a resumption dated by it never
+--               credits less than the time lost)
 CREATE VIEW instance_service_view AS
   SELECT i.reservation_id, i.host_id,
          (h.status = 'offline' OR coalesce(bool_or(gh.status = 'faulty'), false)) AS down,
+         (h.status IN ('active', 'degraded') AND NOT coalesce(bool_or(gh.status = 'faulty'), false)) AS up,
          CASE WHEN h.status = 'offline' THEN 'host offline'
               ELSE 'gpu faulty: GPU ' || min(g.idx) FILTER (WHERE gh.status = 'faulty') || ', '
                    || coalesce(min(gh.reason) FILTER (WHERE gh.status = 'faulty'), 'faulty') END AS reason,

@@ -26,6 +26,8 @@ final class HostRepository {
       INSERT INTO hosts (id, site_id, name, status, public_address) VALUES ($1, $2, $3, 'enrolling', $4)""";
   private static final String INSERT_TOKEN = """
       INSERT INTO enrolment_tokens (token_hash, host_id, expires_at) VALUES ($1, $2, now() + $3::integer * interval '1 second')""";
+  /** The host's tokens, locked before the host as an enrolment locks them (its token, then the host). */
+  private static final String LOCK_TOKENS = "SELECT 1 FROM enrolment_tokens WHERE host_id = $1 FOR UPDATE";
   /** Ends the host's unspent tokens now (a re-issued token replaces them). */
   private static final String EXPIRE_TOKENS = """
       UPDATE enrolment_tokens SET expires_at = least(expires_at, now()) WHERE host_id = $1 AND used_at IS NULL""";
@@ -117,14 +119,17 @@ final class HostRepository {
    * stop working. 409 once the host has enrolled (its credential is rotated instead).
    */
   Future<Void> reissueToken(String hostId, String token, String actor) {
-    return pool.withTransaction(tx -> lock(tx, hostId).compose(host -> {
-      if (!HostLifecycle.ENROLLING.equals(host.getString("status"))) {
-        throw new Conflict("Host " + hostId + " has enrolled already (it is " + host.getString("status")
-            + "); rotate its credential instead (POST /api/v1/operator/hosts/" + hostId + "/credential/rotate).");
-      }
-      return tx.preparedQuery(EXPIRE_TOKENS).execute(Tuple.of(hostId));
-    }).compose(v -> tx.preparedQuery(INSERT_TOKEN).execute(Tuple.of(hash(token), hostId,
-        (int) ENROLMENT_TOKEN_LIFETIME.toSeconds())))
+    return pool.withTransaction(tx -> tx.preparedQuery(LOCK_TOKENS).execute(Tuple.of(hostId))
+        .compose(tokens -> lock(tx, hostId))
+        .compose(host -> {
+          if (!HostLifecycle.ENROLLING.equals(host.getString("status"))) {
+            throw new Conflict("Host " + hostId + " has enrolled already (it is " + host.getString("status")
+                + "); rotate its credential instead (POST /api/v1/operator/hosts/" + hostId + "/credential/rotate).");
+          }
+          return tx.preparedQuery(EXPIRE_TOKENS).execute(Tuple.of(hostId));
+        })
+        .compose(v -> tx.preparedQuery(INSERT_TOKEN).execute(Tuple.of(hash(token), hostId,
+            (int) ENROLMENT_TOKEN_LIFETIME.toSeconds())))
         .compose(v -> AuditLog.append(tx, actor, "host.enrollment_token_reissued", hostId, null,
             new JsonObject().put("token_prefix", TokenSecrets.displayPrefix(token)))));
   }

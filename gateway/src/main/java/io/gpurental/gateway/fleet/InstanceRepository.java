@@ -25,7 +25,7 @@ final class InstanceRepository {
   private static final String UNDESIRE = """
       UPDATE instances SET desired = false, updated_at = now() WHERE reservation_id = $1 AND desired RETURNING host_id""";
   private static final String EXTEND = """
-      UPDATE instances SET ends_at = $2, updated_at = now() WHERE reservation_id = $1 AND desired AND ends_at <> $2
+      UPDATE instances SET ends_at = $2, updated_at = now() WHERE reservation_id = $1 AND desired AND ends_at < $2
       RETURNING host_id""";
   private static final String BUMP = "UPDATE hosts SET desired_version = desired_version + 1 WHERE id = $1";
   private static final String DESIRED = """
@@ -83,7 +83,10 @@ final class InstanceRepository {
         .compose(rows -> bumped(tx, rows)));
   }
 
-  /** Moves a desired instance's end; answers its host when it moved (the host's version is bumped). */
+  /**
+   * Moves a desired instance's end later (extensions only lengthen, so of two announced close
+   * together the later end wins); answers its host when it moved (the host's version is bumped).
+   */
   Future<Optional<String>> extend(String reservationId, java.time.Instant endsAt) {
     return pool.withTransaction(tx -> tx.preparedQuery(EXTEND)
         .execute(Tuple.of(reservationId, endsAt.atOffset(java.time.ZoneOffset.UTC)))

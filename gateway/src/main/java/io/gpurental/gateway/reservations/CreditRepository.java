@@ -39,9 +39,12 @@ final class CreditRepository {
       INSERT INTO reservation_credits (id, reservation_id, kind, reason, from_at, to_at, hours, amount, currency)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (reservation_id, kind, from_at) DO NOTHING RETURNING id""";
   private static final String ATTACH_REFUNDS = "UPDATE reservation_credits SET refund_ids = $2 WHERE id = $1";
+  /** Since no earlier than the reservation first ran: what came before is not downtime of its own. */
   private static final String INTERRUPT = """
-      UPDATE reservations SET interrupted_since = $2, interrupted_reason = $3, updated_at = now()
-      WHERE id = $1 AND status = 'running' AND interrupted_since IS NULL RETURNING id""";
+      UPDATE reservations r SET interrupted_reason = $3, updated_at = now(),
+        interrupted_since = greatest($2, (SELECT min(e.at) FROM reservation_events e
+                                          WHERE e.reservation_id = r.id AND e.to_status = 'running'))
+      WHERE r.id = $1 AND r.status = 'running' AND r.interrupted_since IS NULL RETURNING r.interrupted_since""";
   private static final String CLEAR_INTERRUPTION = """
       UPDATE reservations SET interrupted_since = NULL, interrupted_reason = NULL, updated_at = now() WHERE id = $1""";
   /** Interruptions past the grace, or whose window is over while down. */
@@ -49,18 +52,21 @@ final class CreditRepository {
       SELECT id FROM reservations WHERE status = 'running' AND interrupted_since IS NOT NULL
         AND (interrupted_since < now() - $1::integer * interval '1 second' OR upper(period) <= now())""";
   /**
-   * Running reservations whose open interruption disagrees with the fleet (the fleet's
-   * {@code instance_service_view}): down but not interrupted, or interrupted but served again.
-   * Down since no earlier than the end of the last downtime credited, so no time is credited twice
-   * (a GPU still faulty when its host came back from offline goes on from there).
+   * Running reservations (all, or the one asked for) whose open interruption disagrees with the
+   * fleet's {@code instance_service_view}: down but not interrupted, or interrupted but up again
+   * (a host neither, e.g. deactivated while offline, is left to the interruption's grace). Down
+   * since no earlier than the end of its last downtime credit, so no time is credited twice (and
+   * {@code INTERRUPT} starts no interruption before the reservation first ran).
    */
   private static final String SERVICE_DRIFT = """
       SELECT r.id, s.down, s.reason,
-             greatest(s.down_since, (SELECT max(c.to_at) FROM reservation_credits c
-                                     WHERE c.reservation_id = r.id AND c.kind = 'downtime')) AS down_since,
-             s.up_since, r.interrupted_since
+             greatest(s.down_since,
+                      (SELECT max(c.to_at) FROM reservation_credits c
+                       WHERE c.reservation_id = r.id AND c.kind = 'downtime')) AS down_since,
+             s.up_since
       FROM reservations r JOIN instance_service_view s ON s.reservation_id = r.id
-      WHERE r.status = 'running' AND (s.down AND r.interrupted_since IS NULL OR NOT s.down AND r.interrupted_since IS NOT NULL)
+      WHERE r.status = 'running' AND ($1::text IS NULL OR r.id = $1)
+        AND (s.down AND r.interrupted_since IS NULL OR s.up AND r.interrupted_since IS NOT NULL)
       ORDER BY r.id""";
   /** Windows over whose instance never ran. */
   private static final String NEVER_READY = """
@@ -112,9 +118,13 @@ final class CreditRepository {
     return tx.preparedQuery(ATTACH_REFUNDS).execute(Tuple.of(creditId, (Object) refundIds.toArray(new String[0]))).mapEmpty();
   }
 
-  /** Opens an interruption of a running reservation; false when it is not running or already interrupted. */
-  static Future<Boolean> interrupt(SqlClient tx, String id, Instant since, String reason) {
-    return tx.preparedQuery(INTERRUPT).execute(Tuple.of(id, utc(since), reason)).map(rows -> rows.size() > 0);
+  /**
+   * Opens an interruption of a running reservation; answers when it counts from, empty when the
+   * reservation is not running or already interrupted.
+   */
+  static Future<Optional<Instant>> interrupt(SqlClient tx, String id, Instant since, String reason) {
+    return tx.preparedQuery(INTERRUPT).execute(Tuple.of(id, utc(since), reason)).map(rows -> rows.size() == 0
+        ? Optional.empty() : Optional.of(rows.iterator().next().getOffsetDateTime(0).toInstant()));
   }
 
   static Future<Void> clearInterruption(SqlClient tx, String id) {
@@ -126,14 +136,14 @@ final class CreditRepository {
   }
 
   /** A running reservation the fleet serves otherwise than its interruption says. */
-  record Drift(String id, boolean down, String reason, Instant downSince, Instant upSince, Instant interruptedSince) {}
+  record Drift(String id, boolean down, String reason, Instant downSince, Instant upSince) {}
 
-  static Future<List<Drift>> serviceDrift(SqlClient client) {
-    return client.preparedQuery(SERVICE_DRIFT).execute(Tuple.tuple()).map(rows -> {
+  /** {@code reservationId} null: every such reservation. */
+  static Future<List<Drift>> serviceDrift(SqlClient client, String reservationId) {
+    return client.preparedQuery(SERVICE_DRIFT).execute(Tuple.of(reservationId)).map(rows -> {
       List<Drift> drifts = new ArrayList<>();
       rows.forEach(row -> drifts.add(new Drift(row.getString("id"), row.getBoolean("down"), row.getString("reason"),
-          instant(row.getOffsetDateTime("down_since")), instant(row.getOffsetDateTime("up_since")),
-          instant(row.getOffsetDateTime("interrupted_since")))));
+          instant(row.getOffsetDateTime("down_since")), instant(row.getOffsetDateTime("up_since")))));
       return drifts;
     });
   }

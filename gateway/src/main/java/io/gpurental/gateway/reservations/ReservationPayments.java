@@ -47,8 +47,8 @@ final class ReservationPayments implements PaymentOutcomes {
       repository.find(repository.pool(), paid.reservationId(), null, true)
           .compose(found -> found.isEmpty() ? Future.succeededFuture()
               : fleet.extend(paid.reservationId(), found.get().end()))
-          .onFailure(e -> LOG.warn("The host of {} was not told its new end (it is shown at the next change): {}",
-              paid.reservationId(), e.getMessage()));
+          .onFailure(e -> LOG.warn("The host of {} was not told its new end (the gateway still ends the window"
+              + " on time): {}", paid.reservationId(), e.getMessage()));
     }
   }
 

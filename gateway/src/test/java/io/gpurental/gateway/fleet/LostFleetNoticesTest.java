@@ -1,6 +1,7 @@
 package io.gpurental.gateway.fleet;
 
 import static io.gpurental.gateway.fleet.GuaranteeBookings.ONE_HOUR;
+import static io.gpurental.gateway.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,11 +109,64 @@ class LostFleetNoticesTest {
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
   }
 
-  /** Books 2 GPUs for 2 h and runs the instance (the agent reports it running). */
+  @Test
+  void aHostDeactivatedWhileOfflineIsNotTakenForServingAgain(TestGateway node,
+      @SignedIn("operator") ApiClient operator, @SignedIn("jonas") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    String id = running(node, agent, operator, renter);
+    node.sql("UPDATE hosts SET status = 'offline', status_changed_at = now() WHERE id = '" + agent.hostId() + "'");
+    renter.await(id, r -> r.getValue("interruption") != null, "interrupted");
+    assertEquals(200, operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/deactivate", null).statusCode());
+
+    // a deactivated host's heartbeats are not tracked: neither down nor up, it is left to the grace
+    long passes = schedulerPasses(node);
+    eventually("two more scheduler passes", () -> schedulerPasses(node), done -> done >= passes + 2);
+    JsonObject after = renter.json("/api/v1/reservations/" + id);
+    assertTrue(after.getValue("interruption") instanceof JsonObject, "still interrupted: " + after.encode());
+    assertEquals("host offline", after.getJsonObject("interruption").getString("reason"), after.encode());
+    assertEquals(0, after.getJsonArray("credits").size(), after.encode());
+  }
+
+  @Test
+  void aGpuFaultyBeforeTheInstanceRanCountsFromWhenItRan(TestGateway node, @SignedIn("operator") ApiClient operator,
+      @SignedIn("karla") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
+    Integer gpu = (Integer) node.sql("SELECT gpu_indexes[1] FROM instances WHERE reservation_id = '" + booked.id() + "'")
+        .iterator().next().getValue(0);
+    node.sql("INSERT INTO gpu_health (gpu_id, status, reason, since) VALUES ('" + agent.hostId() + "_gpu" + gpu
+        + "', 'faulty', 'uncorrected ECC errors', now() - interval '1 hour') ON CONFLICT (gpu_id) DO UPDATE"
+        + " SET status = 'faulty', reason = EXCLUDED.reason, since = EXCLUDED.since");
+    assertEquals(204, agent.report(booked.id(), FakeAgent.running(booked.user(), 22019)).statusCode());
+
+    JsonObject interrupted = renter.await(booked.id(), r -> r.getValue("interruption") != null, "interrupted");
+    Instant ran = interrupted.getJsonArray("events").stream().map(JsonObject.class::cast)
+        .filter(e -> "running".equals(e.getString("to"))).map(e -> Instant.parse(e.getString("at"))).findFirst()
+        .orElseThrow();
+    Instant since = Instant.parse(interrupted.getJsonObject("interruption").getString("since"));
+    assertTrue(!since.isBefore(ran), "not before it ran (" + ran + "), so the grace is whole: " + since);
+  }
+
+  /** Completed passes of the reservations' scheduler on this node, from its metrics. */
+  private static long schedulerPasses(TestGateway node) {
+    java.util.regex.Matcher count = java.util.regex.Pattern
+        .compile("gateway_job_duration_seconds_count\\{job=\"reservations.start-and-end-windows\"\\} (\\d+)")
+        .matcher(node.getManagement("/metrics").body());
+    return count.find() ? Long.parseLong(count.group(1)) : 0;
+  }
+
+  /**
+   * Books 2 GPUs for 2 h and runs the instance (the agent reports it running), then moves the
+   * window and its history 30 minutes back, so outages dated minutes ago fall inside the time it ran.
+   */
   private static String running(TestGateway node, FakeAgent agent, ApiClient operator, ApiClient renter) {
     GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
     assertEquals(204, agent.report(booked.id(), FakeAgent.running(booked.user(), 22019)).statusCode());
     assertEquals(null, renter.awaitStatus(booked.id(), "running").getValue("interruption"));
+    String id = "'" + booked.id() + "'";
+    node.sql("UPDATE reservations SET period = tstzrange(lower(period) - interval '30 minutes',"
+        + " upper(period) - interval '30 minutes') WHERE id = " + id);
+    node.sql("UPDATE reservation_events SET at = at - interval '30 minutes' WHERE reservation_id = " + id);
     return booked.id();
   }
 }

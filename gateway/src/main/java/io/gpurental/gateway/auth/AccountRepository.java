@@ -1,6 +1,7 @@
 package io.gpurental.gateway.auth;
 
 import io.gpurental.gateway.auth.signin.ExternalIdentity;
+import io.gpurental.gateway.platform.Futures;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.audit.AuditLog;
 import io.vertx.core.Future;
@@ -195,12 +196,8 @@ public final class AccountRepository {
   }
 
   private static Future<Void> grant(SqlClient client, String accountId, Set<String> roles, String grantedBy) {
-    Future<Void> chain = Future.succeededFuture();
-    for (String role : roles) {
-      chain = chain.compose(v -> client.preparedQuery(GRANT_ROLE).execute(Tuple.of(accountId, role, grantedBy))
-          .mapEmpty());
-    }
-    return chain;
+    return Futures.inSequence(roles, role -> client.preparedQuery(GRANT_ROLE).execute(Tuple.of(accountId, role,
+        grantedBy)));
   }
 
   private static Future<Void> audit(SqlClient client, String actor, String action, String target, JsonObject after) {

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.fleet;
 
+import io.gpurental.gateway.platform.Futures;
 import io.gpurental.gateway.platform.Hashes;
 import io.vertx.core.Future;
 import java.time.Instant;
@@ -98,12 +99,8 @@ public final class AgentFleet implements Fleet {
    * grace). A failure is logged, not raised: the job's other hosts still go on.
    */
   Future<Void> hostsDown(List<String> hostIds, String reason) {
-    Future<Void> chain = Future.succeededFuture();
-    for (String hostId : hostIds) {
-      chain = chain.compose(v -> instances.runningOn(hostId)).compose(served -> each(served,
-          instance -> interrupted(instance.reservationId(), reason, instance.lastHeard())));
-    }
-    return chain;
+    return Futures.inSequence(hostIds, hostId -> instances.runningOn(hostId).compose(served -> each(served,
+        instance -> interrupted(instance.reservationId(), reason, instance.lastHeard()))));
   }
 
   /** A silent host is heard from again at {@code at}: its running instances are served again. */
@@ -126,14 +123,10 @@ public final class AgentFleet implements Fleet {
 
   private static Future<Void> each(List<InstanceRepository.Served> served,
       Function<InstanceRepository.Served, Future<Boolean>> call) {
-    Future<Void> chain = Future.succeededFuture();
-    for (InstanceRepository.Served instance : served) {
-      chain = chain.compose(v -> call.apply(instance).<Void>mapEmpty().recover(e -> {
-        LOG.warn("Instance {} could not be told its host changed: {}", instance.reservationId(), e.getMessage());
-        return Future.succeededFuture();
-      }));
-    }
-    return chain;
+    return Futures.inSequence(served, instance -> call.apply(instance).<Void>mapEmpty().recover(e -> {
+      LOG.warn("Instance {} could not be told its host changed: {}", instance.reservationId(), e.getMessage());
+      return Future.succeededFuture();
+    }));
   }
 
   private InstanceEvents eventsOf(String reservationId) {

@@ -5,6 +5,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -87,9 +88,9 @@ final class InstanceRepository {
    * Moves a desired instance's end later (extensions only lengthen, so of two announced close
    * together the later end wins); answers its host when it moved (the host's version is bumped).
    */
-  Future<Optional<String>> extend(String reservationId, java.time.Instant endsAt) {
+  Future<Optional<String>> extend(String reservationId, Instant endsAt) {
     return pool.withTransaction(tx -> tx.preparedQuery(EXTEND)
-        .execute(Tuple.of(reservationId, endsAt.atOffset(java.time.ZoneOffset.UTC)))
+        .execute(Tuple.of(reservationId, endsAt.atOffset(ZoneOffset.UTC)))
         .compose(rows -> bumped(tx, rows)));
   }
 
@@ -106,7 +107,7 @@ final class InstanceRepository {
   }
 
   /** An instance a host was serving, and since when it may not be (the host's last heartbeat). */
-  record Served(String reservationId, java.time.Instant lastHeard) {}
+  record Served(String reservationId, Instant lastHeard) {}
 
   /** The running instances of a host. */
   Future<List<Served>> runningOn(String hostId) {

@@ -3,6 +3,7 @@ package io.gpurental.gateway.payments;
 import io.gpurental.gateway.payments.RefundRepository.NewRefund;
 import io.gpurental.gateway.payments.RefundRepository.RefundablePayment;
 import io.gpurental.gateway.payments.RefundRepository.SucceededRefund;
+import io.gpurental.gateway.platform.Futures;
 import io.gpurental.gateway.platform.Ids;
 import io.gpurental.gateway.platform.Money;
 import io.vertx.core.Future;
@@ -86,14 +87,10 @@ public final class Refunds {
 
   /** Executes pending refunds one after another; failures stay pending for the reconciler. */
   public Future<Void> executeAll(List<String> ids) {
-    Future<Void> chain = Future.succeededFuture();
-    for (String id : ids) {
-      chain = chain.compose(v -> execute(id).recover(failure -> {
-        LOG.warn("Refund {} not done yet ({}); it will be retried", id, failure.getMessage());
-        return Future.succeededFuture();
-      }));
-    }
-    return chain;
+    return Futures.inSequence(ids, id -> execute(id).recover(failure -> {
+      LOG.warn("Refund {} not done yet ({}); it will be retried", id, failure.getMessage());
+      return Future.succeededFuture();
+    }));
   }
 
   /** Asks Stripe for one pending refund and records the result (at most once). */

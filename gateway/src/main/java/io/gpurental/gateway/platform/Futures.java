@@ -4,8 +4,9 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.util.function.Function;
 
-/** Helpers for futures shared between event loops. */
+/** Helpers for futures: shared between event loops, or run one after another. */
 public final class Futures {
   private Futures() {}
 
@@ -19,5 +20,18 @@ public final class Futures {
     Promise<T> promise = Promise.promise();
     shared.onComplete(result -> caller.runOnContext(v -> promise.handle(result)));
     return promise.future();
+  }
+
+  /**
+   * Runs {@code step} for each item, one after the other (the next starts when the previous one
+   * succeeded); fails with the first failure. A step that must not hold back the rest recovers
+   * its own failure.
+   */
+  public static <T> Future<Void> inSequence(Iterable<T> items, Function<T, Future<?>> step) {
+    Future<Void> chain = Future.succeededFuture();
+    for (T item : items) {
+      chain = chain.compose(v -> step.apply(item).<Void>mapEmpty());
+    }
+    return chain;
   }
 }

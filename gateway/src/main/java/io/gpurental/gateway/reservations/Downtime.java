@@ -1,6 +1,7 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.payments.Payments;
+import io.gpurental.gateway.platform.Futures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -78,10 +79,8 @@ final class Downtime {
    * resumes whatever disagrees with the fleet's current view, with the times the fleet recorded.
    */
   Future<Void> reconcileWithFleet() {
-    return CreditRepository.serviceDrift(pool, null).compose(drifts -> {
-      Future<Void> chain = Future.succeededFuture();
-      for (CreditRepository.Drift drift : drifts) {
-        chain = chain.compose(v -> repair(drift.id())
+    return CreditRepository.serviceDrift(pool, null).compose(drifts -> Futures.inSequence(drifts, drift ->
+        repair(drift.id())
             .onSuccess(repaired -> repaired.ifPresent(down -> LOG.warn(
                 "Reservation {} was {} without the fleet's notice; repaired", drift.id(),
                 down ? "down (" + drift.reason() + ")" : "served again")))
@@ -90,10 +89,7 @@ final class Downtime {
               LOG.warn("Reservation {}: its downtime could not be repaired; the next pass retries: {}", drift.id(),
                   e.getMessage());
               return Future.succeededFuture();
-            }));
-      }
-      return chain;
-    });
+            })));
   }
 
   /**
@@ -128,14 +124,8 @@ final class Downtime {
 
   /** The scheduler's pass: interruptions past the grace (or past the window's end) fail their reservation. */
   Future<Void> failOverdue() {
-    return CreditRepository.overdueInterruptions(pool, grace).compose(ids -> {
-      Future<Void> chain = Future.succeededFuture();
-      for (String id : ids) {
-        chain = chain.compose(v -> pool.withTransaction(tx -> failIfOverdue(tx, id)))
-            .compose(failures::announce).mapEmpty();
-      }
-      return chain;
-    });
+    return CreditRepository.overdueInterruptions(pool, grace).compose(ids -> Futures.inSequence(ids,
+        id -> pool.withTransaction(tx -> failIfOverdue(tx, id)).compose(failures::announce)));
   }
 
   private Future<HostFailures.Failed> failIfOverdue(SqlConnection tx, String id) {

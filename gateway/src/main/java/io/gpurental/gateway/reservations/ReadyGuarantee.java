@@ -1,5 +1,6 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.platform.Futures;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
@@ -55,14 +56,8 @@ final class ReadyGuarantee {
 
   /** Windows over whose instance never ran: each fails and is refunded everything it keeps. */
   Future<Void> failNeverReady() {
-    return CreditRepository.neverReady(pool).compose(ids -> {
-      Future<Void> chain = Future.succeededFuture();
-      for (String id : ids) {
-        chain = chain.compose(v -> pool.withTransaction(tx -> failIfNeverReady(tx, id)))
-            .compose(failures::announce).mapEmpty();
-      }
-      return chain;
-    });
+    return CreditRepository.neverReady(pool).compose(ids -> Futures.inSequence(ids,
+        id -> pool.withTransaction(tx -> failIfNeverReady(tx, id)).compose(failures::announce)));
   }
 
   private Future<HostFailures.Failed> failIfNeverReady(SqlConnection tx, String id) {

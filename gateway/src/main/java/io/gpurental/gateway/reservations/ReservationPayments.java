@@ -6,6 +6,7 @@ import io.gpurental.gateway.payments.PaymentOutcomes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlConnection;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ReservationPayments implements PaymentOutcomes {
   /** Statuses whose instance is in its host's desired state (a confirmed payment then paid an extension). */
-  private static final java.util.Set<String> ON_ITS_HOST = java.util.Set.of(ReservationStatus.PROVISIONING.id(),
+  private static final Set<String> ON_ITS_HOST = Set.of(ReservationStatus.PROVISIONING.id(),
       ReservationStatus.RUNNING.id());
   private static final Logger LOG = LoggerFactory.getLogger(ReservationPayments.class);
   private final Vertx vertx;

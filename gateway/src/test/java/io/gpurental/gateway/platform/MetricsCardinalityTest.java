@@ -42,7 +42,7 @@ class MetricsCardinalityTest {
     node.get("/api/v1/version");
     List<String> before = httpServerSeries();
 
-    sendMadeUpRequests();
+    Set<String> madeUpSegments = sendMadeUpRequests();
 
     List<String> after = httpServerSeries();
     System.out.printf("HTTP server series: %d before, %d after %d requests with made-up methods and paths%n",
@@ -50,22 +50,28 @@ class MetricsCardinalityTest {
     Set<String> methods = labelValues(after, METHOD);
     Set<String> routes = labelValues(after, ROUTE);
     assertTrue(methods.contains("OTHER"), "made-up methods are counted as OTHER");
-    assertTrue(STANDARD_METHODS.containsAll(difference(methods, "OTHER")),
+    assertTrue(STANDARD_METHODS.containsAll(difference(methods, Set.of("OTHER"))),
         "only standard methods and OTHER, got " + methods.size() + " values");
     assertTrue(routes.contains("unmatched"), "unmatched paths are counted as unmatched");
-    Set<String> newRoutes = difference(difference(routes, labelValues(before, ROUTE)), "unmatched", "/metrics");
-    assertEquals(Set.of(), newRoutes, "no route label per raw path");
-    long labelSets = after.stream().filter(line -> line.startsWith("vertx_http_server_requests_total")).count();
-    assertTrue(labelSets <= 8, "a few route/method/status combinations, got " + labelSets);
+    // the demo fleet's agents may add real route templates meanwhile; none may carry a made-up path
+    List<String> rawPathRoutes = routes.stream()
+        .filter(route -> madeUpSegments.stream().anyMatch(route::contains)).toList();
+    assertEquals(List.of(), rawPathRoutes, "no route label per raw path");
+    long unmatchedLabelSets = after.stream()
+        .filter(line -> line.startsWith("vertx_http_server_requests_total") && line.contains("route=\"unmatched\""))
+        .count();
+    assertTrue(unmatchedLabelSets <= 8, "a few method/status combinations for unmatched paths, got " + unmatchedLabelSets);
     // each combination carries latency and size histograms (a few hundred series); unbounded was 400,000+
     assertTrue(after.size() <= 5_000, before.size() + " series before, " + after.size() + " after");
   }
 
   /** Random made-up methods and random unmatched paths, some under the API, {@link #IN_FLIGHT} at a time. */
-  private static void sendMadeUpRequests() {
+  private static Set<String> sendMadeUpRequests() {
+    Set<String> segments = new TreeSet<>();
     List<CompletableFuture<HttpResponse<Void>>> batch = new ArrayList<>();
     for (int i = 0; i < REQUESTS; i++) {
       String random = UUID.randomUUID().toString().replace("-", "");
+      segments.add(random);
       String method = i % 3 == 0 ? "GET" : "X" + random.substring(0, 8).toUpperCase();
       String path = (i % 2 == 0 ? "/api/v1/" : "/") + random;
       HttpRequest request = HttpRequest.newBuilder(URI.create(node.url(path)))
@@ -76,10 +82,7 @@ class MetricsCardinalityTest {
         batch.clear();
       }
     }
-  }
-
-  private static Set<String> difference(Set<String> values, String... removed) {
-    return difference(values, Set.of(removed));
+    return segments;
   }
 
   private static Set<String> difference(Set<String> values, Set<String> removed) {

@@ -45,6 +45,16 @@ export function sumGroups(groups: EconomicsGroup[]): EconomicsGroup | null {
   };
 }
 
+/** Share of the purchase price earned since joining, and the months left at this range's pace. */
+function paidBack(p: EconomicsGroup['payback']) {
+  if (p.progress_to_date_bps === null) {
+    return '—';
+  }
+  const left = p.months_to_payback === null ? 'not at this pace'
+    : p.months_to_payback === 0 ? 'paid back' : `~${p.months_to_payback} months left`;
+  return <>{percent(p.progress_to_date_bps)}<span class="muted"> ({left})</span></>;
+}
+
 function GroupRow({ g, withSuggestion = false, suggestion }: { g: EconomicsGroup; withSuggestion?: boolean;
   suggestion?: PriceSuggestion | undefined }) {
   return (
@@ -64,6 +74,7 @@ function GroupRow({ g, withSuggestion = false, suggestion }: { g: EconomicsGroup
       <td>{money(g.net_margin)}</td>
       <td>{percent(g.margin_bps)}</td>
       {!withSuggestion && <td>{percent(g.break_even_utilization_bps)}</td>}
+      {!withSuggestion && <td class="payback">{paidBack(g.payback)}</td>}
       {withSuggestion && <td>{suggestion ? <SuggestionSummary suggestion={suggestion} compact /> : '—'}</td>}
     </tr>
   );
@@ -83,6 +94,7 @@ function Head({ withSuggestions, sort }: { withSuggestions: boolean; sort?: { di
             Net margin {sort.dir === 'descending' ? '▼' : '▲'}</button> : 'Net margin'}
         </th>
         <th scope="col">Margin</th>{!withSuggestions && <th scope="col">Break-even utilization</th>}
+        {!withSuggestions && <th scope="col" title="Contribution (net margin + depreciation) since the host joined ÷ purchase price">Hardware paid back</th>}
         {withSuggestions && <th scope="col">Suggested price</th>}
       </tr>
     </thead>

@@ -39,6 +39,8 @@ export interface EconomicsGroup {
     purchase_price: Money;
     contribution: Money;
     progress_bps: number | null;
+    contribution_to_date: Money | null;
+    progress_to_date_bps: number | null;
     months_to_payback: number | null;
   };
   hosts_without_costs: number;

@@ -41,6 +41,8 @@ import org.junit.jupiter.api.Test;
  *   net margin 3 605 − 150 − 1 500 − 6 480 − 16 438 = −20 963; margin −20 963/3 605 = −58 150 bps
  *   break-even utilization 14 × 24 568 / (96 × 3 605) = 9 939 bps (costs 24 568)
  *   payback contribution −20 963 + 16 438 = −4 525, progress −4 525/25 000 000 = −2 bps
+ *   to date: its offer opened at T0 − 48 h, so 72 h to R's end: other costs 197 100 × 72/730 = 19 440,
+ *   contribution 3 605 − 150 − 1 500 − 19 440 = −17 485, progress −6.994→−7 bps; no payback at a loss
  *   break-even price 24 568/14 = 1 754.86→1 755; at a 3 000 bps margin 24 568/(14 × 0.7) = 2 506.9→2 507
  * Host B  L40S × 2, own site, 100/GPU-hour.  Costs: purchase 1 000 000, no residual, 36 months;
  *         20/kWh, PUE 1.2; colocation 36 500 a month. No telemetry at all.
@@ -69,6 +71,8 @@ class EconomicsScenarioTest {
     hostA = a.getString("id");
     siteA = a.getString("site_id");
     hostB = host("NVIDIA L40S", 2, 100).getString("id");
+    // host A joined at the start of this hour (T0 − 48 h), so its to-date hours are whole
+    node.sql("UPDATE offers SET created_at = '" + T0.minus(48, ChronoUnit.HOURS) + "' WHERE host_id = '" + hostA + "'");
     putCosts(hostA, new JsonObject().put("purchase_price", 25_000_000).put("residual_value", 5_000_000)
         .put("depreciation_months", 40).put("electricity_price_per_kwh", 20).put("pue", 1.5)
         .put("colocation_per_month", 146_000).put("bandwidth_per_month", 7_300).put("maintenance_per_month", 14_600)
@@ -123,6 +127,8 @@ class EconomicsScenarioTest {
     assertEquals(9939, a.getInteger("break_even_utilization_bps"));
     assertEquals(-4525, a.getJsonObject("payback").getJsonObject("contribution").getLong("amount"));
     assertEquals(-2, a.getJsonObject("payback").getInteger("progress_bps"));
+    assertEquals(-17485, a.getJsonObject("payback").getJsonObject("contribution_to_date").getLong("amount"));
+    assertEquals(-7, a.getJsonObject("payback").getInteger("progress_to_date_bps"));
     assertNull(a.getJsonObject("payback").getValue("months_to_payback"), "no payback at a loss");
 
     JsonObject b = group(report, hostB);

@@ -72,6 +72,8 @@ class EconomicsBrowserTest extends BrowserTestBase {
         .toList()), descending.toString());
     assertTrue(browser.driver().findElement(By.id("economics-hosts")).getText().contains("Break-even"),
         "price suggestions next to each host");
+    String paidBack = browser.driver().findElement(By.cssSelector("#economics-groups tbody tr td.payback")).getText();
+    assertTrue(paidBack.matches("-?[\\d.,]+%.*\\(.+\\)"), "the fleet's hardware paid back to date: " + paidBack);
     Path shot = Path.of("..", "docs", "images", "economics.png");
     Files.createDirectories(shot.getParent());
     Files.write(shot, browser.driver().getScreenshotAs(OutputType.BYTES));

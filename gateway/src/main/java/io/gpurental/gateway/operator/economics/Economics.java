@@ -60,14 +60,27 @@ public final class Economics {
 
   Future<Report> report(Range range, GroupBy groupBy) {
     return EconomicsRepository.hosts(pool, range.from(), range.to())
-        .compose(hosts -> EconomicsRepository.series(pool, range.from(), range.to())
+        .compose(hosts -> toDate(range).compose(toDate -> EconomicsRepository.series(pool, range.from(), range.to())
             .map(series -> new Report(range, currency, groupBy.name().toLowerCase(java.util.Locale.ROOT),
-                groups(hosts, groupBy), series)));
+                groups(hosts, toDate, groupBy), series))));
   }
 
-  /** Per-host figures (for suggestions). */
+  /** Per-host figures of the range only (for suggestions). */
   Future<List<Group>> perHost(Range range) {
-    return EconomicsRepository.hosts(pool, range.from(), range.to()).map(hosts -> groups(hosts, GroupBy.HOST));
+    return EconomicsRepository.hosts(pool, range.from(), range.to())
+        .map(hosts -> groups(hosts, null, GroupBy.HOST));
+  }
+
+  /** Each host's totals from the first hour any offer opened (or the range's start) to the range's end. */
+  private Future<Map<String, Totals>> toDate(Range range) {
+    return EconomicsRepository.firstOpened(pool)
+        .map(first -> first == null || first.isAfter(range.from()) ? range.from() : first)
+        .compose(since -> EconomicsRepository.hosts(pool, since, range.to()))
+        .map(hosts -> {
+          Map<String, Totals> totals = new LinkedHashMap<>();
+          hosts.forEach(h -> totals.put(h.hostId(), totals(h)));
+          return totals;
+        });
   }
 
   Future<List<EconomicsRepository.Reference>> references() {
@@ -78,7 +91,8 @@ public final class Economics {
     return currency;
   }
 
-  static List<Group> groups(List<HostRow> hosts, GroupBy groupBy) {
+  /** The hosts summed per group; {@code toDate}: each host's totals since it joined (null: not computed). */
+  static List<Group> groups(List<HostRow> hosts, Map<String, Totals> toDate, GroupBy groupBy) {
     Map<String, List<HostRow>> byKey = new LinkedHashMap<>();
     if (groupBy == GroupBy.FLEET) {
       byKey.put("fleet", new ArrayList<>());
@@ -87,13 +101,19 @@ public final class Economics {
     List<Group> groups = new ArrayList<>();
     byKey.forEach((key, members) -> {
       Totals totals = Totals.ZERO;
+      Totals sinceJoined = toDate == null ? null : Totals.ZERO;
       for (HostRow h : members) {
-        totals = totals.plus(EconomicsCalculator.host(h.facts(), h.costs() == null ? null : h.costs().costs()));
+        totals = totals.plus(totals(h));
+        sinceJoined = toDate == null ? null : sinceJoined.plus(toDate.getOrDefault(h.hostId(), Totals.ZERO));
       }
       String label = members.isEmpty() ? "Fleet" : groupBy.label.apply(members.get(0));
-      groups.add(new Group(key, label, EconomicsCalculator.figures(totals), members));
+      groups.add(new Group(key, label, EconomicsCalculator.figures(totals, sinceJoined), members));
     });
     return groups;
+  }
+
+  private static Totals totals(HostRow h) {
+    return EconomicsCalculator.host(h.facts(), h.costs() == null ? null : h.costs().costs());
   }
 
   /** The range from the query: whole UTC hours, from before to, at most 400 days; 400 otherwise. */

@@ -54,7 +54,16 @@ public final class EconomicsCalculator {
 
   /** The derived figures of a group. Nulls where a ratio has no denominator (no revenue, no hours). */
   public record Figures(Totals totals, Integer utilizationBps, Long listPrice, Long effectiveRate, long netMargin,
-      Integer marginBps, Integer breakEvenUtilizationBps, Integer paybackBps, BigDecimal monthsToPayback) {}
+      Integer marginBps, Integer breakEvenUtilizationBps, Payback payback) {}
+
+  /**
+   * How far the hardware is paid back: the range's contribution (net margin + depreciation) and
+   * the contribution from the hour the host joined the fleet to the range's end ("to date"), each
+   * as a share of the purchase price; months to payback = what is still unpaid ÷ the range's
+   * contribution per month. The to-date figures are null where they were not computed.
+   */
+  public record Payback(long contribution, Integer progressBps, Long contributionToDate, Integer progressToDateBps,
+      BigDecimal monthsToPayback) {}
 
   /**
    * A host's totals: energy cost = measured kWh × PUE × price per kWh; other costs = the monthly
@@ -83,8 +92,8 @@ public final class EconomicsCalculator {
         facilityKwh, energyCost, covered, missing, other, depreciation, costs.purchasePrice(), depreciable);
   }
 
-  /** Everything the operator reads about a group. */
-  public static Figures figures(Totals t) {
+  /** Everything the operator reads about a group; {@code toDate}: its totals since it joined (null: unknown). */
+  public static Figures figures(Totals t, Totals toDate) {
     long costs = costs(t);
     long netMargin = t.revenue() - costs;
     Integer utilization = bps(t.bookedGpuHours(), t.availableGpuHours());
@@ -97,14 +106,29 @@ public final class EconomicsCalculator {
     Integer breakEven = t.revenue() <= 0 || t.bookedGpuHours().signum() == 0 ? null
         : bps(t.bookedGpuHours().multiply(BigDecimal.valueOf(costs)),
             t.availableGpuHours().multiply(BigDecimal.valueOf(t.revenue())));
-    long contribution = netMargin + t.depreciation();
-    Integer payback = t.purchasePrice() == 0 ? null
-        : bps(BigDecimal.valueOf(contribution), BigDecimal.valueOf(t.purchasePrice()));
-    BigDecimal monthsToPayback = contribution <= 0 || t.purchasePrice() == 0 || t.rangeHours().signum() == 0 ? null
-        : BigDecimal.valueOf(t.purchasePrice()).multiply(t.rangeHours())
-            .divide(BigDecimal.valueOf(contribution).multiply(HOURS_PER_MONTH), 1, RoundingMode.HALF_UP);
-    return new Figures(t, utilization, listPrice, effectiveRate, netMargin, margin, breakEven, payback,
-        monthsToPayback);
+    return new Figures(t, utilization, listPrice, effectiveRate, netMargin, margin, breakEven, payback(t, toDate));
+  }
+
+  static Payback payback(Totals t, Totals toDate) {
+    long contribution = contribution(t);
+    Long toDateContribution = toDate == null ? null : contribution(toDate);
+    BigDecimal purchase = BigDecimal.valueOf(t.purchasePrice());
+    Integer progress = t.purchasePrice() == 0 ? null : bps(BigDecimal.valueOf(contribution), purchase);
+    Integer progressToDate = t.purchasePrice() == 0 || toDate == null ? null
+        : bps(BigDecimal.valueOf(toDateContribution), purchase);
+    BigDecimal monthsLeft = null;
+    if (t.purchasePrice() > 0 && toDate != null && toDateContribution >= t.purchasePrice()) {
+      monthsLeft = BigDecimal.ZERO.setScale(1);
+    } else if (t.purchasePrice() > 0 && toDate != null && contribution > 0 && t.rangeHours().signum() > 0) {
+      monthsLeft = BigDecimal.valueOf(t.purchasePrice() - toDateContribution).multiply(t.rangeHours())
+          .divide(BigDecimal.valueOf(contribution).multiply(HOURS_PER_MONTH), 1, RoundingMode.HALF_UP);
+    }
+    return new Payback(contribution, progress, toDateContribution, progressToDate, monthsLeft);
+  }
+
+  /** What the hardware earned: net margin + depreciation (depreciation is the hardware's own cost). */
+  static long contribution(Totals t) {
+    return t.revenue() - costs(t) + t.depreciation();
   }
 
   /** Refunds, credits, card fees, energy, other costs and depreciation: what revenue must cover. */

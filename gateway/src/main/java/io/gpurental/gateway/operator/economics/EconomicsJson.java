@@ -37,10 +37,12 @@ final class EconomicsJson {
       col("margin_bps", g -> f(g).marginBps()),
       col("break_even_utilization_bps", g -> f(g).breakEvenUtilizationBps()),
       money("payback.purchase_price", g -> t(g).purchasePrice()),
-      money("payback.contribution", g -> f(g).netMargin() + t(g).depreciation()),
-      col("payback.progress_bps", g -> f(g).paybackBps()),
-      col("payback.months_to_payback", g -> f(g).monthsToPayback() == null ? null
-          : f(g).monthsToPayback().doubleValue()),
+      money("payback.contribution", g -> f(g).payback().contribution()),
+      col("payback.progress_bps", g -> f(g).payback().progressBps()),
+      money("payback.contribution_to_date", g -> f(g).payback().contributionToDate()),
+      col("payback.progress_to_date_bps", g -> f(g).payback().progressToDateBps()),
+      col("payback.months_to_payback", g -> f(g).payback().monthsToPayback() == null ? null
+          : f(g).payback().monthsToPayback().doubleValue()),
       col("hosts_without_costs", g -> t(g).hostsWithoutCosts()), col("notes", EconomicsJson::notes));
 
   static JsonObject report(Economics.Report report) {

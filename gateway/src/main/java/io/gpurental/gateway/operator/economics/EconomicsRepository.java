@@ -81,6 +81,7 @@ final class EconomicsRepository {
               AND b.extension_id IS NOT DISTINCT FROM p.extension_id
          WHERE b.period && tstzrange(days.lo, days.hi))
       FROM days ORDER BY days.lo""";
+  private static final String FIRST_OPENED = "SELECT min(opened_at) FROM offer_economics_view";
   private static final String REFERENCE = """
       SELECT name, hyperscaler_price_minor, hyperscaler_source, specialized_price_minor, specialized_source,
              reference_currency, reference_as_of FROM gpu_model_prices_view""";
@@ -114,6 +115,11 @@ final class EconomicsRepository {
       }
       return hosts;
     });
+  }
+
+  /** When the first offer opened (null: none ever did). */
+  static Future<OffsetDateTime> firstOpened(Pool pool) {
+    return pool.query(FIRST_OPENED).execute().map(rows -> rows.iterator().next().getOffsetDateTime(0));
   }
 
   static Future<List<Day>> series(Pool pool, OffsetDateTime from, OffsetDateTime to) {

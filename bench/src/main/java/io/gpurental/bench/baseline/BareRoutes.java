@@ -89,16 +89,29 @@ final class BareRoutes {
         .compose(v -> tx.preparedQuery(BareSql.GPU_SAMPLE).executeBatch(gpus))).mapEmpty();
   }
 
-  /** The economics report's three reads over the 30 days up to the next whole hour, as JSON. */
+  /**
+   * The economics report's reads over the 30 days up to the next whole hour, as JSON: the range's
+   * hosts and cost periods, the same since the first offer opened (payback to date), the series.
+   */
   void economics(RoutingContext ctx) {
     OffsetDateTime to = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS).plusHours(1);
-    Tuple range = Tuple.of(to.minusDays(30), to);
-    pool.preparedQuery(EconomicsSql.HOSTS).execute(range)
-        .compose(hosts -> pool.preparedQuery(EconomicsSql.SERIES).execute(range)
-            .compose(days -> pool.query(EconomicsSql.REFERENCE).execute()
-                .map(refs -> new JsonObject().put("from", range.getValue(0).toString()).put("to", to.toString())
-                    .put("hosts", json(hosts)).put("series", json(days)).put("references", json(refs)))))
+    OffsetDateTime from = to.minusDays(30);
+    Future<JsonObject> range = hostsAndCosts(Tuple.of(from, to));
+    Future<JsonObject> toDate = pool.query(EconomicsSql.FIRST_OPENED).execute().compose(rows -> {
+      OffsetDateTime first = rows.iterator().next().getOffsetDateTime(0);
+      return hostsAndCosts(Tuple.of(first == null || first.isAfter(from) ? from : first, to));
+    });
+    Future<RowSet<Row>> days = pool.preparedQuery(EconomicsSql.SERIES).execute(Tuple.of(from, to));
+    Future.all(range, toDate, days)
+        .map(all -> new JsonObject().put("from", from.toString()).put("to", to.toString())
+            .put("range", range.result()).put("to_date", toDate.result()).put("series", json(days.result())))
         .onSuccess(ctx::json).onFailure(ctx::fail);
+  }
+
+  private Future<JsonObject> hostsAndCosts(Tuple range) {
+    return pool.preparedQuery(EconomicsSql.COST_SEGMENTS).execute(range)
+        .compose(costs -> pool.preparedQuery(EconomicsSql.HOSTS).execute(range)
+            .map(hosts -> new JsonObject().put("hosts", json(hosts)).put("costs", json(costs))));
   }
 
   private static Tuple offerParams(OffsetDateTime start, int hours, String offerId) {

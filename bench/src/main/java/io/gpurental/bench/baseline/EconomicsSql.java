@@ -1,14 +1,16 @@
 package io.gpurental.bench.baseline;
 
 /**
- * operator.economics.EconomicsRepository's three statements (HOSTS with HostCostsRepository.COLUMNS
- * spelled out, SERIES, REFERENCE), copied for the baseline; keep them in step with the gateway.
+ * operator.economics.EconomicsRepository's statements (HOSTS, COST_SEGMENTS with
+ * HostCostsRepository.COLUMNS spelled out, FIRST_OPENED, SERIES), copied for the
+ * baseline; keep them in step with the gateway.
  */
 final class EconomicsSql {
   private static final String HOURS = "extract(epoch FROM (%s)) / 3600";
   private static final String COST_COLUMNS = "c.currency, c.purchase_price, c.depreciation_months, c.residual_value,"
       + " c.electricity_price_per_kwh, c.pue, c.colocation_per_month, c.bandwidth_per_month,"
-      + " c.maintenance_per_month, c.financing_per_month, c.updated_at, c.updated_by";
+      + " c.maintenance_per_month, c.financing_per_month, c.updated_at, c.updated_by,"
+      + " CASE WHEN isfinite(c.effective_from) THEN c.effective_from END";
   static final String HOSTS = """
       WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
       booked AS (
@@ -42,16 +44,38 @@ final class EconomicsSql {
              coalesce(booked.gpu_hours, 0), coalesce(money.revenue, 0), coalesce(money.refunds, 0),
              coalesce(money.credits, 0), coalesce(money.card_fees, 0), coalesce(money.without_fee, 0),
              coalesce(energy.wh, 0), coalesce(energy.seconds, 0),
-             %2$s
+             greatest(0, extract(epoch FROM (least(range.hi, coalesce(o.closed_at, 'infinity'))
+                                             - greatest(range.lo, o.opened_at))) / 3600) AS in_service
       FROM fleet_hosts_view h CROSS JOIN range
       LEFT JOIN offer_economics_view o ON o.host_id = h.id
-      LEFT JOIN host_costs c ON c.host_id = h.id
       LEFT JOIN booked ON booked.host_id = h.id
       LEFT JOIN money ON money.host_id = h.id
       LEFT JOIN energy ON energy.host_id = h.id
-      WHERE o.offer_id IS NOT NULL OR c.host_id IS NOT NULL
+      WHERE o.offer_id IS NOT NULL OR EXISTS (SELECT 1 FROM host_cost_periods c WHERE c.host_id = h.id)
       ORDER BY h.name""".formatted(
-          HOURS.formatted("least(upper(b.period), range.hi) - greatest(lower(b.period), range.lo)"), COST_COLUMNS);
+          HOURS.formatted("least(upper(b.period), range.hi) - greatest(lower(b.period), range.lo)"));
+  static final String COST_SEGMENTS = """
+      WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
+      periods AS (
+        SELECT p.*, lead(p.effective_from, 1, 'infinity') OVER (PARTITION BY p.host_id ORDER BY p.effective_from)
+                    AS until
+        FROM host_cost_periods p),
+      parts AS (
+        SELECT p.*, greatest(range.lo, p.effective_from) AS part_lo, least(range.hi, p.until) AS part_hi,
+               greatest(range.lo, coalesce(o.opened_at, range.lo)) AS service_lo,
+               least(range.hi, coalesce(o.closed_at, 'infinity')) AS service_hi
+        FROM periods p CROSS JOIN range
+        LEFT JOIN offer_economics_view o ON o.host_id = p.host_id
+        WHERE p.effective_from < range.hi AND p.until > range.lo)
+      SELECT c.host_id,
+             greatest(0, extract(epoch FROM (least(c.part_hi, c.service_hi) - greatest(c.part_lo, c.service_lo))))
+               / 3600 AS hours,
+             coalesce((SELECT sum(e.energy_wh) FROM host_energy_hourly_view e
+                       WHERE e.host_id = c.host_id AND e.hour >= c.part_lo AND e.hour < c.part_hi AND e.samples > 0
+                         AND e.measured_samples = e.samples AND e.energy_wh IS NOT NULL), 0)::numeric AS wh,
+             %s
+      FROM parts c ORDER BY c.host_id, c.part_lo""".formatted(COST_COLUMNS);
+  static final String FIRST_OPENED = "SELECT min(opened_at) FROM offer_economics_view";
   static final String SERIES = """
       WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
       days AS (SELECT d AS lo, least(d + interval '1 day', range.hi) AS hi
@@ -69,9 +93,6 @@ final class EconomicsSql {
               AND b.extension_id IS NOT DISTINCT FROM p.extension_id
          WHERE b.period && tstzrange(days.lo, days.hi))
       FROM days ORDER BY days.lo""";
-  static final String REFERENCE = """
-      SELECT name, hyperscaler_price_minor, hyperscaler_source, specialized_price_minor, specialized_source,
-             reference_currency, reference_as_of FROM gpu_model_prices_view""";
 
   private EconomicsSql() {}
 }

@@ -16,12 +16,13 @@ import java.util.List;
  */
 public final class DemoHostCosts {
   private static final String SEED = """
-      INSERT INTO host_costs (host_id, currency, purchase_price, depreciation_months, residual_value,
-                              electricity_price_per_kwh, pue, colocation_per_month, bandwidth_per_month,
-                              maintenance_per_month, financing_per_month, updated_by)
-      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, 'demo-fleet'
+      INSERT INTO host_cost_periods (host_id, effective_from, currency, purchase_price, depreciation_months,
+                                     residual_value, electricity_price_per_kwh, pue, colocation_per_month,
+                                     bandwidth_per_month, maintenance_per_month, financing_per_month, updated_by)
+      SELECT $1, '-infinity', $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, 'demo-fleet'
       WHERE EXISTS (SELECT 1 FROM fleet_hosts_view WHERE id = $1)
-      ON CONFLICT (host_id) DO NOTHING""";
+        AND NOT EXISTS (SELECT 1 FROM host_cost_periods WHERE host_id = $1)
+      ON CONFLICT (host_id, effective_from) DO NOTHING""";
 
   /** One demo host's costs; money in minor units, per month where it says so. */
   record Entry(String hostId, long purchase, int months, long residual, long perKwh, String pue, long colocation,

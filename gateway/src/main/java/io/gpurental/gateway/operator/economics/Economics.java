@@ -59,10 +59,12 @@ public final class Economics {
       List<EconomicsRepository.Day> series) {}
 
   Future<Report> report(Range range, GroupBy groupBy) {
-    return EconomicsRepository.hosts(pool, range.from(), range.to())
-        .compose(hosts -> toDate(range).compose(toDate -> EconomicsRepository.series(pool, range.from(), range.to())
-            .map(series -> new Report(range, currency, groupBy.name().toLowerCase(java.util.Locale.ROOT),
-                groups(hosts, toDate, groupBy), series))));
+    Future<List<HostRow>> hosts = EconomicsRepository.hosts(pool, range.from(), range.to());
+    Future<Map<String, Totals>> toDate = toDate(range);
+    Future<List<EconomicsRepository.Day>> series = EconomicsRepository.series(pool, range.from(), range.to());
+    return Future.all(hosts, toDate, series).map(all -> new Report(range, currency,
+        groupBy.name().toLowerCase(java.util.Locale.ROOT), groups(hosts.result(), toDate.result(), groupBy),
+        series.result()));
   }
 
   /** Per-host figures of the range only (for suggestions). */
@@ -113,7 +115,7 @@ public final class Economics {
   }
 
   private static Totals totals(HostRow h) {
-    return EconomicsCalculator.host(h.facts(), h.costs() == null ? null : h.costs().costs());
+    return EconomicsCalculator.host(h.facts(), h.costs());
   }
 
   /** The range from the query: whole UTC hours, from before to, at most 400 days; 400 otherwise. */

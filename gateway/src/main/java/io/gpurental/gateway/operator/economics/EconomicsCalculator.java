@@ -3,6 +3,7 @@ package io.gpurental.gateway.operator.economics;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.List;
 
 /**
  * Every economics formula, once (README "Operators → Economics" documents the same). Money is in
@@ -25,6 +26,9 @@ public final class EconomicsCalculator {
           + (financingPerMonth == null ? 0 : financingPerMonth);
     }
   }
+
+  /** One cost period's part of the range: the host's in-service hours and measured energy in it. */
+  public record CostSegment(BigDecimal hours, BigDecimal measuredWh, Costs costs) {}
 
   /** One host's measured facts over the range, before its costs are applied. */
   public record HostFacts(BigDecimal rangeHours, BigDecimal availableGpuHours, BigDecimal bookedGpuHours,
@@ -66,30 +70,42 @@ public final class EconomicsCalculator {
       BigDecimal monthsToPayback) {}
 
   /**
-   * A host's totals: energy cost = measured kWh × PUE × price per kWh; other costs = the monthly
-   * costs × range hours ÷ 730; depreciation = (purchase − residual) ÷ months, prorated the same way.
-   * A host without costs has none of the three.
+   * A host's totals, summed over the cost periods in the range, each money figure rounded once:
+   * energy cost = measured kWh × PUE × price per kWh; other costs = the monthly costs × hours ÷
+   * 730; depreciation = (purchase − residual) ÷ months, prorated the same way. The purchase price
+   * (for payback) is the latest period's. A host without a cost period in the range has none.
    */
-  public static Totals host(HostFacts facts, Costs costs) {
+  public static Totals host(HostFacts facts, List<CostSegment> segments) {
     BigDecimal itKwh = facts.measuredWh().divide(BigDecimal.valueOf(1000), PRECISION);
     BigDecimal covered = facts.coveredSeconds().divide(BigDecimal.valueOf(3600), PRECISION);
     BigDecimal missing = facts.rangeHours().subtract(covered).max(BigDecimal.ZERO);
     BigDecimal listGpuHours = facts.availableGpuHours().multiply(BigDecimal.valueOf(facts.listPrice()));
-    if (costs == null) {
+    if (segments.isEmpty()) {
       return new Totals(1, 1, facts.rangeHours(), facts.availableGpuHours(), facts.bookedGpuHours(), listGpuHours,
           facts.revenue(), facts.refunds(), facts.credits(), facts.cardFees(), facts.paymentsWithoutFee(), itKwh,
           BigDecimal.ZERO, 0, covered, missing, 0, 0, 0, 0);
     }
-    BigDecimal facilityKwh = itKwh.multiply(costs.pue(), PRECISION);
-    long energyCost = money(facilityKwh.multiply(BigDecimal.valueOf(costs.electricityPerKwh())));
-    BigDecimal months = facts.rangeHours().divide(HOURS_PER_MONTH, PRECISION);
-    long other = money(BigDecimal.valueOf(costs.monthly()).multiply(months));
-    long depreciable = costs.purchasePrice() - costs.residualValue();
-    long depreciation = money(BigDecimal.valueOf(depreciable).multiply(facts.rangeHours())
-        .divide(BigDecimal.valueOf(costs.depreciationMonths()).multiply(HOURS_PER_MONTH), PRECISION));
+    BigDecimal facilityKwh = BigDecimal.ZERO;
+    BigDecimal energyCost = BigDecimal.ZERO;
+    BigDecimal other = BigDecimal.ZERO;
+    BigDecimal depreciation = BigDecimal.ZERO;
+    for (CostSegment segment : segments) {
+      Costs costs = segment.costs();
+      BigDecimal kwh = segment.measuredWh().divide(BigDecimal.valueOf(1000), PRECISION)
+          .multiply(costs.pue(), PRECISION);
+      facilityKwh = facilityKwh.add(kwh);
+      energyCost = energyCost.add(kwh.multiply(BigDecimal.valueOf(costs.electricityPerKwh())));
+      BigDecimal months = segment.hours().divide(HOURS_PER_MONTH, PRECISION);
+      other = other.add(BigDecimal.valueOf(costs.monthly()).multiply(months));
+      depreciation = depreciation.add(BigDecimal.valueOf(costs.purchasePrice() - costs.residualValue())
+          .multiply(segment.hours()).divide(BigDecimal.valueOf(costs.depreciationMonths()).multiply(HOURS_PER_MONTH),
+              PRECISION));
+    }
+    Costs latest = segments.get(segments.size() - 1).costs();
     return new Totals(1, 0, facts.rangeHours(), facts.availableGpuHours(), facts.bookedGpuHours(), listGpuHours,
         facts.revenue(), facts.refunds(), facts.credits(), facts.cardFees(), facts.paymentsWithoutFee(), itKwh,
-        facilityKwh, energyCost, covered, missing, other, depreciation, costs.purchasePrice(), depreciable);
+        facilityKwh, money(energyCost), covered, missing, money(other), money(depreciation), latest.purchasePrice(),
+        latest.purchasePrice() - latest.residualValue());
   }
 
   /** Everything the operator reads about a group; {@code toDate}: its totals since it joined (null: unknown). */

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.operator.economics;
 
+import io.gpurental.gateway.operator.economics.EconomicsCalculator.CostSegment;
 import io.gpurental.gateway.operator.economics.EconomicsCalculator.HostFacts;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -8,12 +9,14 @@ import io.vertx.sqlclient.Tuple;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What economics reads, all through the owners' views: offers and list prices (catalog), bookings
  * (reservations), revenue, refunds and fees from the ledger (payments), measured energy (fleet),
- * plus the operator's own host costs. Money of a payment is attributed to the range by the share
+ * plus the operator's own host costs, period by period. Money of a payment is attributed to the range by the share
  * of its period inside the range (rounded half up per payment).
  */
 final class EconomicsRepository {
@@ -52,18 +55,37 @@ final class EconomicsRepository {
              coalesce(money.credits, 0), coalesce(money.card_fees, 0), coalesce(money.without_fee, 0),
              coalesce(energy.wh, 0), coalesce(energy.seconds, 0),
              greatest(0, extract(epoch FROM (least(range.hi, coalesce(o.closed_at, 'infinity'))
-                                             - greatest(range.lo, o.opened_at))) / 3600) AS in_service,
-             %2$s
+                                             - greatest(range.lo, o.opened_at))) / 3600) AS in_service
       FROM fleet_hosts_view h CROSS JOIN range
       LEFT JOIN offer_economics_view o ON o.host_id = h.id
-      LEFT JOIN host_costs c ON c.host_id = h.id
       LEFT JOIN booked ON booked.host_id = h.id
       LEFT JOIN money ON money.host_id = h.id
       LEFT JOIN energy ON energy.host_id = h.id
-      WHERE o.offer_id IS NOT NULL OR c.host_id IS NOT NULL
+      WHERE o.offer_id IS NOT NULL OR EXISTS (SELECT 1 FROM host_cost_periods c WHERE c.host_id = h.id)
       ORDER BY h.name""".formatted(
-          HOURS.formatted("least(upper(b.period), range.hi) - greatest(lower(b.period), range.lo)"),
-          HostCostsRepository.COLUMNS);
+          HOURS.formatted("least(upper(b.period), range.hi) - greatest(lower(b.period), range.lo)"));
+  // each cost period's part of the range: its in-service hours (as in_service above) and measured energy
+  private static final String COST_SEGMENTS = """
+      WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
+      periods AS (
+        SELECT p.*, lead(p.effective_from, 1, 'infinity') OVER (PARTITION BY p.host_id ORDER BY p.effective_from)
+                    AS until
+        FROM host_cost_periods p),
+      parts AS (
+        SELECT p.*, greatest(range.lo, p.effective_from) AS part_lo, least(range.hi, p.until) AS part_hi,
+               greatest(range.lo, coalesce(o.opened_at, range.lo)) AS service_lo,
+               least(range.hi, coalesce(o.closed_at, 'infinity')) AS service_hi
+        FROM periods p CROSS JOIN range
+        LEFT JOIN offer_economics_view o ON o.host_id = p.host_id
+        WHERE p.effective_from < range.hi AND p.until > range.lo)
+      SELECT c.host_id,
+             greatest(0, extract(epoch FROM (least(c.part_hi, c.service_hi) - greatest(c.part_lo, c.service_lo))))
+               / 3600 AS hours,
+             coalesce((SELECT sum(e.energy_wh) FROM host_energy_hourly_view e
+                       WHERE e.host_id = c.host_id AND e.hour >= c.part_lo AND e.hour < c.part_hi AND e.samples > 0
+                         AND e.measured_samples = e.samples AND e.energy_wh IS NOT NULL), 0)::numeric AS wh,
+             %s
+      FROM parts c ORDER BY c.host_id, c.part_lo""".formatted(HostCostsRepository.COLUMNS);
   private static final String SERIES = """
       WITH range AS (SELECT $1::timestamptz AS lo, $2::timestamptz AS hi),
       days AS (SELECT d AS lo, least(d + interval '1 day', range.hi) AS hi
@@ -88,9 +110,9 @@ final class EconomicsRepository {
 
   private EconomicsRepository() {}
 
-  /** One host with what it is, where, what it sells, its facts over the range and its costs (null: none). */
+  /** One host with what it is, where, what it sells, its facts over the range and its cost periods in it. */
   record HostRow(String hostId, String hostName, String siteId, String siteName, String gpuModel, int gpuCount,
-      String offerId, HostFacts facts, HostCostsRepository.Stored costs) {}
+      String offerId, HostFacts facts, List<CostSegment> costs) {}
 
   /** One day of the series: GPU-hours available and booked, and revenue net of refunds and credits. */
   record Day(OffsetDateTime start, BigDecimal availableGpuHours, BigDecimal bookedGpuHours, long netRevenue) {}
@@ -102,18 +124,24 @@ final class EconomicsRepository {
   static Future<List<HostRow>> hosts(Pool pool, OffsetDateTime from, OffsetDateTime to) {
     BigDecimal rangeHours = BigDecimal.valueOf(java.time.Duration.between(from, to).toSeconds())
         .divide(BigDecimal.valueOf(3600));
-    return pool.preparedQuery(HOSTS).execute(Tuple.of(from, to)).map(rows -> {
-      List<HostRow> hosts = new ArrayList<>();
-      for (Row r : rows) {
-        // a host costs from the hour its offer opened (or the range's start) to its close (or end)
-        BigDecimal inService = r.getBigDecimal(17);
-        HostFacts facts = new HostFacts(inService == null ? rangeHours : inService, r.getBigDecimal(8), r.getBigDecimal(9), r.getLong(7),
-            r.getLong(10), r.getLong(11), r.getLong(12), r.getLong(13), r.getInteger(14), r.getBigDecimal(15),
-            r.getBigDecimal(16));
-        hosts.add(new HostRow(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-            r.getInteger(5), r.getString(6), facts, HostCostsRepository.stored(r, 18)));
-      }
-      return hosts;
+    Tuple range = Tuple.of(from, to);
+    return pool.preparedQuery(COST_SEGMENTS).execute(range).compose(parts -> {
+      Map<String, List<CostSegment>> segments = new HashMap<>();
+      parts.forEach(r -> segments.computeIfAbsent(r.getString(0), id -> new ArrayList<>())
+          .add(new CostSegment(r.getBigDecimal(1), r.getBigDecimal(2), HostCostsRepository.stored(r, 3).costs())));
+      return pool.preparedQuery(HOSTS).execute(range).map(rows -> {
+        List<HostRow> hosts = new ArrayList<>();
+        for (Row r : rows) {
+          // a host costs from the hour its offer opened (or the range's start) to its close (or end)
+          BigDecimal inService = r.getBigDecimal(17);
+          HostFacts facts = new HostFacts(inService == null ? rangeHours : inService, r.getBigDecimal(8),
+              r.getBigDecimal(9), r.getLong(7), r.getLong(10), r.getLong(11), r.getLong(12), r.getLong(13),
+              r.getInteger(14), r.getBigDecimal(15), r.getBigDecimal(16));
+          hosts.add(new HostRow(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+              r.getInteger(5), r.getString(6), facts, segments.getOrDefault(r.getString(0), List.of())));
+        }
+        return hosts;
+      });
     });
   }
 

@@ -6,11 +6,16 @@ import io.gpurental.gateway.platform.audit.AuditLog;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Pool;
 import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 
@@ -31,8 +36,8 @@ final class HostCostsApi {
 
   private void get(RoutingContext ctx) {
     String hostId = ctx.pathParam("host_id");
-    HostCostsRepository.get(pool, hostId, false)
-        .compose(found -> found.isPresent() ? Future.succeededFuture(json(found.get()))
+    HostCostsRepository.history(pool, hostId)
+        .compose(history -> !history.isEmpty() ? Future.succeededFuture(json(history))
             : HostCostsRepository.hostExists(pool, hostId).map(exists -> {
               throw new NotFound(exists ? "No costs are entered for host " + hostId + " yet; PUT them."
                   : "There is no host " + hostId + ".");
@@ -40,21 +45,59 @@ final class HostCostsApi {
         .onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
+  /**
+   * Enters the costs from {@code effective_from}: by default since the host joined for its first
+   * costs, and from the current hour for a change, so a change never re-prices the past.
+   */
   private void put(RoutingContext ctx) {
     String hostId = ctx.pathParam("host_id");
     JsonObject body = ctx.body().asJsonObject();
     Costs costs = costs(body);
+    OffsetDateTime asked = effectiveFrom(body.getString("effective_from"));
     String actor = "account:" + Principal.required(ctx).accountId();
     pool.withTransaction(tx -> HostCostsRepository.hostExists(tx, hostId).compose(exists -> {
           if (!exists) {
             throw new NotFound("There is no host " + hostId + ".");
           }
-          return HostCostsRepository.get(tx, hostId, true);
-        }).compose(before -> HostCostsRepository.put(tx, hostId, currency, costs, actor)
-            .compose(v -> HostCostsRepository.get(tx, hostId, false))
-            .compose(after -> AuditLog.append(tx, actor, "host.costs_set", hostId,
-                before.map(HostCostsApi::json).orElse(null), json(after.orElseThrow())).map(after.orElseThrow()))))
-        .onSuccess(stored -> ctx.json(json(stored))).onFailure(ctx::fail);
+          return HostCostsRepository.lock(tx, hostId).compose(v -> HostCostsRepository.history(tx, hostId));
+        }).compose(history -> {
+          OffsetDateTime from = asked != null || history.isEmpty() ? asked : currentHour();
+          return HostCostsRepository.at(tx, hostId, from).compose(before -> HostCostsRepository
+              .put(tx, hostId, currency, costs, from, actor)
+              .compose(v -> HostCostsRepository.at(tx, hostId, from))
+              .compose(after -> AuditLog.append(tx, actor, "host.costs_set", hostId,
+                  before.map(HostCostsApi::period).orElse(null), period(after.orElseThrow())))
+              .compose(v -> HostCostsRepository.history(tx, hostId)));
+        }))
+        .onSuccess(history -> ctx.json(json(history))).onFailure(ctx::fail);
+  }
+
+  private static OffsetDateTime currentHour() {
+    return OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS);
+  }
+
+  /** A whole UTC hour no later than the current one; null when not given. */
+  private static OffsetDateTime effectiveFrom(String value) {
+    if (value == null) {
+      return null;
+    }
+    OffsetDateTime at;
+    try {
+      at = OffsetDateTime.parse(value).withOffsetSameInstant(ZoneOffset.UTC);
+    } catch (DateTimeParseException e) {
+      throw new Invalid("effective_from must be an RFC 3339 time, e.g. 2026-11-01T00:00:00Z.",
+          List.of(new Invalid.FieldError("#/effective_from", "not an RFC 3339 time")));
+    }
+    if (!at.equals(at.truncatedTo(ChronoUnit.HOURS))) {
+      throw new Invalid("effective_from must be a whole hour (costs are hourly), e.g. "
+          + at.truncatedTo(ChronoUnit.HOURS) + ".", List.of(new Invalid.FieldError("#/effective_from",
+          "not a whole hour")));
+    }
+    if (at.isAfter(currentHour())) {
+      throw new Invalid("Costs take effect from the current hour or a past one, not from " + at + ".",
+          List.of(new Invalid.FieldError("#/effective_from", "in the future")));
+    }
+    return at;
   }
 
   /** The body as costs; 400 for what the contract cannot say (currency, residual above price, PUE precision). */
@@ -80,13 +123,21 @@ final class HostCostsApi {
         body.getLong("financing_per_month"));
   }
 
-  static JsonObject json(HostCostsRepository.Stored stored) {
+  /** The costs in effect now (the newest period) and every period, newest first. */
+  static JsonObject json(List<HostCostsRepository.Stored> history) {
+    JsonArray periods = new JsonArray();
+    history.forEach(p -> periods.add(period(p)));
+    return period(history.get(0)).put("history", periods);
+  }
+
+  static JsonObject period(HostCostsRepository.Stored stored) {
     Costs c = stored.costs();
     return new JsonObject().put("currency", stored.currency()).put("purchase_price", c.purchasePrice())
         .put("depreciation_months", c.depreciationMonths()).put("residual_value", c.residualValue())
         .put("electricity_price_per_kwh", c.electricityPerKwh()).put("pue", c.pue().stripTrailingZeros().doubleValue())
         .put("colocation_per_month", c.colocationPerMonth()).put("bandwidth_per_month", c.bandwidthPerMonth())
         .put("maintenance_per_month", c.maintenancePerMonth()).put("financing_per_month", c.financingPerMonth())
+        .put("effective_from", stored.effectiveFrom() == null ? null : stored.effectiveFrom().toInstant().toString())
         .put("updated_at", stored.updatedAt().toInstant().toString()).put("updated_by", stored.updatedBy());
   }
 }

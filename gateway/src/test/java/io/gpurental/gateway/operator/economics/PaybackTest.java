@@ -3,11 +3,13 @@ package io.gpurental.gateway.operator.economics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.gpurental.gateway.operator.economics.EconomicsCalculator.CostSegment;
 import io.gpurental.gateway.operator.economics.EconomicsCalculator.Costs;
 import io.gpurental.gateway.operator.economics.EconomicsCalculator.HostFacts;
 import io.gpurental.gateway.operator.economics.EconomicsCalculator.Payback;
 import io.gpurental.gateway.operator.economics.EconomicsCalculator.Totals;
 import java.math.BigDecimal;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,6 +50,6 @@ class PaybackTest {
   private static Totals totals(int hours, long revenue) {
     BigDecimal h = BigDecimal.valueOf(hours);
     return EconomicsCalculator.host(new HostFacts(h, h, h, 100, revenue, 0, 0, 0, 0, BigDecimal.ZERO,
-        BigDecimal.ZERO), SERVER);
+        BigDecimal.ZERO), List.of(new CostSegment(h, BigDecimal.ZERO, SERVER)));
   }
 }

@@ -65,7 +65,9 @@ class DemoFleetAsShownTest {
     JsonObject kept = operator.json(path);
     assertEquals(777_700L, kept.getLong("purchase_price"), kept.encode());
     assertTrue(!"demo-fleet".equals(kept.getString("updated_by")), kept.encode());
-    assertEquals(List.of(6L), List.of(node.sql("SELECT count(*) FROM host_costs").iterator().next().getLong(0)),
-        "one row per demo host, none added twice");
+    var periods = node.sql("SELECT count(*) FILTER (WHERE effective_from = '-infinity'), count(*)"
+        + " FROM host_cost_periods").iterator().next();
+    assertEquals(List.of(6L, 7L), List.of(periods.getLong(0), periods.getLong(1)),
+        "one period since joining per demo host, none added twice, and the operator's change from this hour");
   }
 }

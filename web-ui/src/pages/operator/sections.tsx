@@ -28,7 +28,7 @@ export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
     label: 'Hosts',
     render: (me, rest) => {
       const host = /^\/(host_[A-Za-z0-9_]+)$/.exec(rest);
-      return host?.[1] ? <HostPage hostId={host[1]} /> : <HostsPage me={me} />;
+      return host?.[1] ? <HostPage me={me} hostId={host[1]} /> : <HostsPage me={me} />;
     },
   },
   // the fleet and what goes wrong with it first, then what it earns, then people and money

@@ -1,16 +1,18 @@
 /**
  * `/operator/hosts/{host_id}`: one host's status, each GPU's health and latest reading, and
- * charts of temperature, power and utilization over a chosen range.
+ * charts of temperature, power and utilization over a chosen range, and what it costs.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format';
 import { getHost, type Host } from '../../../operator-hosts';
+import type { Me } from '../../../session';
+import { CostsPanel } from './CostsPanel';
 import { CurrentTelemetry, GpuHealthBadge } from './HostHealth';
 import { TelemetryChart } from './TelemetryChart';
 import { chartSpecs, fetchTelemetry, formatValue, RANGES, type RangeId, type TelemetrySeries } from './telemetry';
 import './host.css';
 
-export function HostPage({ hostId }: { hostId: string }) {
+export function HostPage({ me, hostId }: { me: Me; hostId: string }) {
   const [host, setHost] = useState<Host | null>(null);
   const [range, setRange] = useState<RangeId>('6h');
   const [series, setSeries] = useState<TelemetrySeries | null>(null);
@@ -121,6 +123,7 @@ export function HostPage({ hostId }: { hostId: string }) {
           </div>
         </>
       )}
+      <CostsPanel me={me} hostId={hostId} />
     </section>
   );
 }

@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +44,7 @@ class CostHistoryTest {
   static void scenario(TestGateway gateway) {
     node = gateway;
     operator = ApiClient.signIn(node, "operator");
-    hostId = host();
+    hostId = FakeAgent.activeHost(node, operator, "NVIDIA H100 80GB HBM3", 1, 100).hostId();
     node.sql("UPDATE offers SET created_at = '" + T0.minus(24, ChronoUnit.HOURS) + "' WHERE host_id = '" + hostId + "'");
     for (int hour = 0; hour < 12; hour++) {
       node.sql("INSERT INTO host_telemetry_hourly (host_id, hour, samples, measured_samples, covered_seconds,"
@@ -131,20 +130,4 @@ class CostHistoryTest {
     return group.getJsonObject(field).getLong("amount");
   }
 
-  private static String host() {
-    HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
-        .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
-    assertEquals(201, site.statusCode(), site.body());
-    HttpResponse<String> created = operator.post("/api/v1/operator/hosts", new JsonObject()
-        .put("name", "costs-" + UUID.randomUUID().toString().substring(0, 8))
-        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.10"));
-    assertEquals(201, created.statusCode(), created.body());
-    FakeAgent agent = FakeAgent.enrol(node, new JsonObject(created.body()).getString("enrollment_token"),
-        "NVIDIA H100 80GB HBM3", 1);
-    assertEquals(200, agent.heartbeat().statusCode());
-    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
-        new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", 100).put("currency", "usd")));
-    assertEquals(200, activated.statusCode(), activated.body());
-    return agent.hostId();
-  }
 }

@@ -35,7 +35,8 @@ class CreditEconomicsTest {
   @Test
   void readyAndManualCreditsAreCreditsAndAManualRefundIsARefund(TestGateway node) {
     ApiClient operator = ApiClient.signIn(node, "operator");
-    FakeAgent agent = host(node, operator);
+    FakeAgent agent = FakeAgent.activeHost(node, operator, "NVIDIA H100 80GB HBM3", 4, 250);
+    assertEquals(200, agent.heartbeat().statusCode());
     String offer = operator.json("/api/v1/operator/hosts/" + agent.hostId()).getJsonArray("offers").getString(0);
     ApiClient renter = ApiClient.signIn(node, "credit-econ-renter");
     renter.saveCard("4242424242424242");
@@ -81,23 +82,6 @@ class CreditEconomicsTest {
     assertEquals(201, posted.statusCode(), posted.body());
   }
 
-  private static FakeAgent host(TestGateway node, ApiClient operator) {
-    HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
-        .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
-    assertEquals(201, site.statusCode(), site.body());
-    HttpResponse<String> created = operator.post("/api/v1/operator/hosts", new JsonObject()
-        .put("name", "credit-econ-" + UUID.randomUUID().toString().substring(0, 8))
-        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.10"));
-    assertEquals(201, created.statusCode(), created.body());
-    FakeAgent agent = FakeAgent.enrol(node, new JsonObject(created.body()).getString("enrollment_token"),
-        "NVIDIA H100 80GB HBM3", 4);
-    assertEquals(200, agent.heartbeat().statusCode());
-    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
-        new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", 250).put("currency", "usd")));
-    assertEquals(200, activated.statusCode(), activated.body());
-    assertEquals(200, agent.heartbeat().statusCode());
-    return agent;
-  }
 
   private static long amount(JsonObject group, String field) {
     return group.getJsonObject(field).getLong("amount");

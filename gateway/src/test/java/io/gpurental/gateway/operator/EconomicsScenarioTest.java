@@ -17,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -67,10 +66,9 @@ class EconomicsScenarioTest {
   static void scenario(TestGateway gateway) {
     node = gateway;
     operator = ApiClient.signIn(node, "operator");
-    JsonObject a = host("NVIDIA H100 80GB HBM3", 4, 250);
-    hostA = a.getString("id");
-    siteA = a.getString("site_id");
-    hostB = host("NVIDIA L40S", 2, 100).getString("id");
+    hostA = FakeAgent.activeHost(node, operator, "NVIDIA H100 80GB HBM3", 4, 250).hostId();
+    siteA = operator.json("/api/v1/operator/hosts/" + hostA).getString("site_id");
+    hostB = FakeAgent.activeHost(node, operator, "NVIDIA L40S", 2, 100).hostId();
     // host A joined at the start of this hour (T0 − 48 h), so its to-date hours are whole
     node.sql("UPDATE offers SET created_at = '" + T0.minus(48, ChronoUnit.HOURS) + "' WHERE host_id = '" + hostA + "'");
     putCosts(hostA, new JsonObject().put("purchase_price", 25_000_000).put("residual_value", 5_000_000)
@@ -261,22 +259,6 @@ class EconomicsScenarioTest {
     assertTrue(inService > 71 && inService < 72, "opened after the range began: " + inService);
     assertEquals(Math.round(36_500 * inService / 730), amount(b, "other_costs"), b.encodePrettily());
     assertEquals(Math.round(1_000_000 * inService / (36 * 730)), amount(b, "depreciation"));
-  }
-
-  private static JsonObject host(String gpuName, int gpus, long price) {
-    HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
-        .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
-    assertEquals(201, site.statusCode(), site.body());
-    HttpResponse<String> created = operator.post("/api/v1/operator/hosts", new JsonObject()
-        .put("name", "econ-" + UUID.randomUUID().toString().substring(0, 8))
-        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.9"));
-    assertEquals(201, created.statusCode(), created.body());
-    FakeAgent agent = FakeAgent.enrol(node, new JsonObject(created.body()).getString("enrollment_token"), gpuName, gpus);
-    assertEquals(200, agent.heartbeat().statusCode());
-    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
-        new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", price).put("currency", "usd")));
-    assertEquals(200, activated.statusCode(), activated.body());
-    return new JsonObject(activated.body());
   }
 
   private static String offer(String hostId) {

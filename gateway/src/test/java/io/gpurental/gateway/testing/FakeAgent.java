@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -28,6 +29,26 @@ public final class FakeAgent {
 
   private FakeAgent(TestGateway node) {
     this.node = node;
+  }
+
+  /**
+   * A new site and host, enrolled by a fake agent reporting {@code gpus} GPUs of that nvidia-smi
+   * name, one heartbeat, then activated at {@code price} minor units (usd) per GPU-hour.
+   */
+  public static FakeAgent activeHost(TestGateway node, ApiClient operator, String gpuName, int gpus, long price) {
+    HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
+        .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
+    assertEquals(201, site.statusCode(), site.body());
+    HttpResponse<String> created = operator.post("/api/v1/operator/hosts", new JsonObject()
+        .put("name", "test-" + UUID.randomUUID().toString().substring(0, 8))
+        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.10"));
+    assertEquals(201, created.statusCode(), created.body());
+    FakeAgent agent = enrol(node, new JsonObject(created.body()).getString("enrollment_token"), gpuName, gpus);
+    assertEquals(200, agent.heartbeat().statusCode());
+    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
+        new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", price).put("currency", "usd")));
+    assertEquals(200, activated.statusCode(), activated.body());
+    return agent;
   }
 
   /** Enrols with the token, reporting {@code gpus} GPUs of that nvidia-smi name; asserts 201. */

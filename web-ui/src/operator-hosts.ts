@@ -69,6 +69,7 @@ export interface Host {
   time_to_ready?: TimeToReady | null;
   /** Open alert incidents about the host, its GPUs or its reservations. */
   open_incidents?: number;
+  costs_entered?: boolean;
 }
 
 /** `POST /operator/hosts` answer: the host, its one-time enrolment token and the agent command. */

@@ -61,7 +61,8 @@ function parse(draft: Draft, digits: number): CostFields | { field: string; mess
   return { ...costs, depreciation_months: months, pue } as CostFields;
 }
 
-export function CostsPanel({ me, hostId }: { me: Me; hostId: string }) {
+/** `entered`: whether the host has costs yet (without, the form starts empty and nothing is fetched). */
+export function CostsPanel({ me, hostId, entered }: { me: Me; hostId: string; entered: boolean }) {
   const [costs, setCosts] = useState<HostCosts | null | undefined>(undefined);
   const [currency, setCurrency] = useState('usd');
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -71,7 +72,7 @@ export function CostsPanel({ me, hostId }: { me: Me; hostId: string }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    Promise.all([getCosts(hostId, controller.signal), getSettings(controller.signal)])
+    Promise.all([entered ? getCosts(hostId, controller.signal) : Promise.resolve(null), getSettings(controller.signal)])
       .then(([found, settings]) => {
         setCosts(found);
         setCurrency(settings.currency);
@@ -80,7 +81,7 @@ export function CostsPanel({ me, hostId }: { me: Me; hostId: string }) {
       .catch((e: unknown) => !controller.signal.aborted
         && setMessage({ error: true, text: e instanceof Error ? e.message : String(e) }));
     return () => controller.abort();
-  }, [hostId]);
+  }, [hostId, entered]);
 
   const onSubmit = (event: JSX.TargetedSubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

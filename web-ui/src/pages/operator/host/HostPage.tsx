@@ -123,7 +123,7 @@ export function HostPage({ me, hostId }: { me: Me; hostId: string }) {
           </div>
         </>
       )}
-      <CostsPanel me={me} hostId={hostId} />
+      {host && <CostsPanel me={me} hostId={hostId} entered={host.costs_entered === true} />}
     </section>
   );
 }

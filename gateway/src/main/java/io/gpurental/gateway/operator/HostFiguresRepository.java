@@ -12,13 +12,15 @@ import java.util.Map;
 /**
  * What the Hosts page shows per host besides the fleet's own facts: time-to-ready over 30 days
  * (the fleet's {@code time_to_ready_view}) and the alerts' open incidents about the host (its own
- * and those of its GPUs and reservations, which name it as {@code details.host_id}).
+ * and those of its GPUs and reservations, which name it as {@code details.host_id}), and whether
+ * the operator entered its costs.
  */
 final class HostFiguresRepository {
   private static final String FIGURES = """
       SELECT h.id, t.samples, t.p50_seconds, t.p95_seconds,
              (SELECT count(*) FROM alert_incidents i WHERE i.status = 'open'
-                AND (i.target = h.id OR i.details->>'host_id' = h.id)) AS open_incidents
+                AND (i.target = h.id OR i.details->>'host_id' = h.id)) AS open_incidents,
+             EXISTS (SELECT 1 FROM host_cost_periods c WHERE c.host_id = h.id) AS costs_entered
       FROM unnest($1::text[]) AS h(id) LEFT JOIN time_to_ready_view t ON t.host_id = h.id""";
 
   private final Pool pool;
@@ -28,12 +30,13 @@ final class HostFiguresRepository {
   }
 
   /** One host's figures: time-to-ready null while nothing ran on it in 30 days. */
-  record Figures(JsonObject timeToReady, long openIncidents) {}
+  record Figures(JsonObject timeToReady, long openIncidents, boolean costsEntered) {}
 
   Future<Map<String, Figures>> of(List<String> hostIds) {
     return pool.preparedQuery(FIGURES).execute(Tuple.of((Object) hostIds.toArray(new String[0]))).map(rows -> {
       Map<String, Figures> figures = new HashMap<>();
-      rows.forEach(row -> figures.put(row.getString("id"), new Figures(timeToReady(row), row.getLong("open_incidents"))));
+      rows.forEach(row -> figures.put(row.getString("id"), new Figures(timeToReady(row), row.getLong("open_incidents"),
+          row.getBoolean("costs_entered"))));
       return figures;
     });
   }

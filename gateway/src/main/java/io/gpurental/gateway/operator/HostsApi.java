@@ -148,7 +148,7 @@ final class HostsApi {
 
   /**
    * Adds each host's {@code uptime} (from the fleet's status history), {@code time_to_ready} and
-   * {@code open_incidents} to its JSON.
+   * {@code open_incidents} and {@code costs_entered} to its JSON.
    */
   private Future<Void> withUptime(JsonArray hostsJson) {
     List<String> ids = hostsJson.stream().map(host -> ((JsonObject) host).getString("id")).toList();
@@ -159,7 +159,8 @@ final class HostsApi {
         HostFiguresRepository.Figures more = figuresByHost.get(json.getString("id"));
         json.put("uptime", uptime == null ? null : uptime.toJson())
             .put("time_to_ready", more == null ? null : more.timeToReady())
-            .put("open_incidents", more == null ? 0 : more.openIncidents());
+            .put("open_incidents", more == null ? 0 : more.openIncidents())
+            .put("costs_entered", more != null && more.costsEntered());
       });
       return null;
     }));

@@ -67,10 +67,14 @@ public final class ReservationRepository {
       SELECT id, status, account_id FROM reservations
       WHERE status = 'pending_payment' AND hold_expires_at < now() FOR UPDATE SKIP LOCKED""";
 
-  /** Paid reservations whose window is over, locked. */
+  /**
+   * Paid reservations whose window is over, locked. Not those still provisioning: they never
+   * became ready, and the ready guarantee fails and refunds them (a window that ends after its
+   * pass and before this one is its next pass's), never completes them.
+   */
   private static final String ENDED = """
       SELECT id, status, account_id FROM reservations
-      WHERE status IN ('confirmed', 'provisioning', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED""";
+      WHERE status IN ('confirmed', 'running') AND upper(period) <= now() FOR UPDATE SKIP LOCKED""";
   /** Confirmed reservations whose window has started, locked. */
   private static final String STARTED = """
       SELECT id, status, account_id FROM reservations

@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts and ends windows: confirmed reservations whose start has come go to {@code provisioning}
  * and their instance is started on the host; reservations whose end has come go to
- * {@code completed} and their instance is stopped. A cluster job runs it on one node at a time,
- * and the SQL only moves rows that are due, so a second runner changes nothing.
+ * {@code completed} and their instance is stopped (one still provisioning never became ready:
+ * {@link ReadyGuarantee} fails and refunds it instead). A cluster job runs it on one node at a
+ * time, and the SQL only moves rows that are due, so a second runner changes nothing.
  * Instances stuck in provisioning (a node died before the host answered) are asked for again. A
  * window ends on time even while an extension of it waits for payment: that extension is
  * cancelled with the window (its GPUs released, its checkout closed), and a payment for it that

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -224,6 +225,30 @@ class ReservationLifecycleTest {
     node.sql("UPDATE reservations SET hold_expires_at = now() - interval '1 second' WHERE id = '" + expiredId + "'");
     alice.awaitStatus(expiredId, "expired");
     assertEquals(409, alice.post("/api/v1/reservations/" + expiredId + "/cancel", null).statusCode());
+  }
+
+  /**
+   * The scheduler's pass fails what never became ready, then completes ended windows: a window
+   * ending between the two steps must not complete, so the end step runs here in the transaction
+   * that ends the window of a reservation still provisioning, and must leave it to the guarantee.
+   */
+  @Test
+  void aWindowEndingWhileProvisioningIsNeverCompletedButFailedAndRefundedInFull() {
+    JsonObject created = alice.reserve("off_nyc_h100_01", 1, LATER.plus(Duration.ofHours(110)), 1, "saved_card");
+    String id = created.getString("id");
+    long paid = created.getJsonObject("price").getJsonObject("total").getLong("amount");
+    List<ReservationRepository.Moved> completed = TestGateway.await(node.gateway().pool().withTransaction(tx -> tx
+        .query("UPDATE reservations SET status = 'provisioning', due_at = now() - interval '1 hour',"
+            + " period = tstzrange(now() - interval '1 hour', now()) WHERE id = '" + id + "'").execute()
+        .compose(v -> ReservationRepository.moveEndedWindows(tx, ReservationStatus.COMPLETED, "window ended"))));
+    assertTrue(completed.stream().noneMatch(moved -> moved.id().equals(id)), "not completed: " + completed);
+
+    JsonObject failed = alice.await(id, r -> "failed".equals(r.getString("status"))
+        && r.getJsonObject("payment").getJsonObject("amount_refunded").getLong("amount") == paid,
+        "failed, everything refunded");
+    assertEquals("never_ready", failed.getJsonArray("credits").getJsonObject(0).getString("kind"));
+    assertTrue(failed.getJsonArray("events").stream().noneMatch(e -> "completed".equals(((JsonObject) e).getString("to"))),
+        failed.getJsonArray("events").encode());
   }
 
   @Test

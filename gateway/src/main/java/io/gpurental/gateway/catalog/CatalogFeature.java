@@ -10,7 +10,6 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
-import java.time.Duration;
 
 /** The public catalog of bookable capacity, and quotes that guarantee its prices. */
 public final class CatalogFeature implements Feature {
@@ -20,15 +19,12 @@ public final class CatalogFeature implements Feature {
   private final GpuModels gpuModels;
   private final Prices prices;
 
-  /** Longest a cached search is served without a change event (bounds scheduled price changes). */
-  private static final Duration SEARCH_CACHE_LIFETIME = Duration.ofSeconds(5);
-
   public CatalogFeature(Vertx vertx, Pool pool, Quotes quotes, PricingConfig pricing) {
     CatalogRepository repository = new CatalogRepository(pool);
     this.offers = new Offers(vertx, pool);
     this.gpuModels = new GpuModels(vertx, pool);
     this.prices = new Prices(vertx, pool, pricing.currency());
-    this.catalog = new CatalogApi(repository, new SearchCache(vertx, SEARCH_CACHE_LIFETIME), quotes.terms(), pricing,
+    this.catalog = new CatalogApi(repository, new SearchCache(vertx, pricing.searchCacheLifetime()), quotes.terms(), pricing,
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(refuseMaintenance(row).id(), row.gpuCounts(),

@@ -11,7 +11,8 @@ public record PricingConfig(
     List<DurationDiscount> durationDiscounts,
     Duration quoteTtl,
     String quoteSigningKey,
-    int maxHours) {
+    int maxHours,
+    Duration searchCacheLifetime) {
 
   /** From {@code minHours} of booking on, {@code bps} off the base price. */
   public record DurationDiscount(int minHours, int bps) {}

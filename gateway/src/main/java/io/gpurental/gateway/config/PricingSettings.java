@@ -32,7 +32,8 @@ public final class PricingSettings {
         discounts(s.list("pricing.duration_discounts")),
         Duration.ofMinutes(s.intBetween("pricing.quote_ttl_minutes", 1, 24 * 60)),
         key,
-        s.intBetween("pricing.max_hours", 1, 24 * 366));
+        s.intBetween("pricing.max_hours", 1, 24 * 366),
+        Duration.ofSeconds(s.intBetween("pricing.search_cache_seconds", 1, 3600)));
   }
 
   private static List<PricingConfig.DurationDiscount> discounts(List<String> entries) {

@@ -22,8 +22,6 @@ import org.junit.jupiter.api.Test;
  * the catalog cache's own lifetime), and it comes back only after the clean period.
  */
 class HealthRulesClusterTest {
-  /** Shorter than the catalog's 5 s cache lifetime: only the cluster-wide event explains a change this fast. */
-  private static final Duration AT_ONCE = Duration.ofSeconds(3);
   private static final Duration CLEAN = Duration.ofSeconds(4);
 
   @Test
@@ -36,6 +34,7 @@ class HealthRulesClusterTest {
       settings.put("GATEWAY_FLEET_HEALTH_CLEAN_PERIOD_SECONDS", String.valueOf(CLEAN.toSeconds()));
       // the test sends heartbeats as fast as it can; a real agent sends one per interval
       settings.put("GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE", "100000");
+      TestGateway.withLongSearchCache(settings);
     });
     try (TestGateway a = TestGateway.start(members.get(0)); TestGateway b = TestGateway.start(members.get(1))) {
       ApiClient operator = ApiClient.signIn(a, "operator");
@@ -115,8 +114,8 @@ class HealthRulesClusterTest {
   }
 
   private static void capacity(TestGateway a, TestGateway b, String offerId, Optional<Integer> gpus) {
-    eventually("node a lists " + gpus, AT_ONCE, () -> available(a, offerId), gpus::equals);
-    eventually("node b lists " + gpus, AT_ONCE, () -> available(b, offerId), gpus::equals);
+    eventually("node a lists " + gpus, TestGateway.AT_ONCE, () -> available(a, offerId), gpus::equals);
+    eventually("node b lists " + gpus, TestGateway.AT_ONCE, () -> available(b, offerId), gpus::equals);
   }
 
   private static void send(FakeAgent agent, JsonObject telemetry) {

@@ -7,7 +7,6 @@ import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.FakeAgent;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,8 +17,6 @@ import org.junit.jupiter.api.Test;
  * first heartbeat brings both back.
  */
 class HostOfflineClusterTest {
-  /** Shorter than the catalog's 5 s cache lifetime: only the cluster-wide event explains a change this fast. */
-  private static final Duration AT_ONCE = Duration.ofSeconds(3);
 
   @Test
   void aSilentHostLeavesTheCatalogOnEveryNodeAndComesBackWithItsHeartbeat() {
@@ -27,6 +24,7 @@ class HostOfflineClusterTest {
     members.forEach(settings -> {
       settings.put("GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS", "1");
       settings.put("GATEWAY_FLEET_OFFLINE_AFTER_MISSED", "2");
+      TestGateway.withLongSearchCache(settings);
     });
     try (TestGateway a = TestGateway.start(members.get(0)); TestGateway b = TestGateway.start(members.get(1))) {
       ApiClient operator = ApiClient.signIn(a, "operator");
@@ -39,13 +37,13 @@ class HostOfflineClusterTest {
       }, Boolean::booleanValue);
 
       eventually("offline once heartbeats stop", () -> status(a, agent.hostId()), "offline"::equals);
-      eventually("gone from node a", AT_ONCE, () -> listed(a, offerId), listed -> !listed);
-      eventually("gone from node b", AT_ONCE, () -> listed(b, offerId), listed -> !listed);
+      eventually("gone from node a", TestGateway.AT_ONCE, () -> listed(a, offerId), listed -> !listed);
+      eventually("gone from node b", TestGateway.AT_ONCE, () -> listed(b, offerId), listed -> !listed);
 
       assertEquals(200, agent.on(b).heartbeat().statusCode());
       assertEquals("active", status(a, agent.hostId()), "the first heartbeat brings it back");
-      eventually("back on node a", AT_ONCE, () -> listed(a, offerId), Boolean::booleanValue);
-      eventually("back on node b", AT_ONCE, () -> listed(b, offerId), Boolean::booleanValue);
+      eventually("back on node a", TestGateway.AT_ONCE, () -> listed(a, offerId), Boolean::booleanValue);
+      eventually("back on node b", TestGateway.AT_ONCE, () -> listed(b, offerId), Boolean::booleanValue);
     }
   }
 

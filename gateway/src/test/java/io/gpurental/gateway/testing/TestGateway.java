@@ -23,6 +23,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TestGateway implements AutoCloseable {
   public static final Duration TIMEOUT = Duration.ofSeconds(60);
+  /**
+   * A catalog search cache lifetime no test waits out, for tests that a change drops cached
+   * searches: with it, a search that changes within {@link #AT_ONCE} was dropped by the event.
+   */
+  public static final String LONG_SEARCH_CACHE = "GATEWAY_PRICING_SEARCH_CACHE_SECONDS=60";
+  /** How long a change event may take to drop the cached searches (well within the long lifetime). */
+  public static final Duration AT_ONCE = Duration.ofSeconds(20);
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final Gateway gateway;
@@ -63,6 +70,13 @@ public final class TestGateway implements AutoCloseable {
     settings.put("GATEWAY_CLUSTER_MEMBERS", members.toString());
     settings.put("GATEWAY_CLUSTER_NAME", clusterName);
     settings.put("GATEWAY_DB_URL", databaseUrl);
+    return settings;
+  }
+
+  /** Adds {@link #LONG_SEARCH_CACHE} to {@code settings}. */
+  public static Map<String, String> withLongSearchCache(Map<String, String> settings) {
+    String[] setting = LONG_SEARCH_CACHE.split("=");
+    settings.put(setting[0], setting[1]);
     return settings;
   }
 

@@ -9,6 +9,7 @@ import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestBookings;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.Lock;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
 @GatewayTest(settings = {
     "GATEWAY_STRIPE_RECONCILE_INTERVAL_SECONDS=1"})
 class PaymentRecoveryTest {
+  /** The lock ClusterJobs takes for each run of the job. */
+  private static final String RECONCILER_LOCK = "jobs." + PaymentsFeature.RECONCILE;
   private static final Instant START = Instant.now().plus(6, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
   private static TestGateway node;
   private static ApiClient grace;
@@ -99,8 +102,16 @@ class PaymentRecoveryTest {
     ApiClient.webhooks(node, "drop"); // Stripe took the money; its report has not arrived yet
     JsonObject reservation = grace.reserve("off_nyc_h100_01", 2, START.plus(Duration.ofHours(12)), 1, "checkout");
     String id = reservation.getString("id");
-    grace.payByCheckout(reservation, "4242424242424242");
-    assertEquals(200, grace.post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
+    // the reconciler (every second here) would confirm the payment before the cancel: hold its
+    // cluster-job lock, with which a tick skips, until the cancel is in
+    Lock reconciler = TestGateway.await(node.gateway().vertx().sharedData()
+        .getLockWithTimeout(RECONCILER_LOCK, TestGateway.TIMEOUT.toMillis() / 2));
+    try {
+      grace.payByCheckout(reservation, "4242424242424242");
+      assertEquals(200, grace.post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
+    } finally {
+      reconciler.release();
+    }
     ApiClient.webhooks(node, "normal");
     JsonObject refunded = grace.await(id, r -> "refunded".equals(r.getJsonObject("payment").getString("status")),
         "had the late payment refunded");

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 @GatewayTest
 class TelemetryTest {
   /** Hour H (three hours ago) and H+1 get these samples; a sample holds until the next, for at most 30 s. */
-  private static final String H = "date_trunc('hour', now()) - interval '3 hours'";
+  private static final String THREE_HOURS_AGO = "date_trunc('hour', now()) - interval '3 hours'";
 
   @Test
   void heartbeatsAreStoredAndMalformedTelemetryIsRefusedNamingTheField(TestGateway node,
@@ -48,7 +48,8 @@ class TelemetryTest {
     assertEquals("healthy", gpu.getJsonObject("health").getString("status"));
     assertEquals(200, agent.heartbeat().statusCode(), "an agent without the new fields is fine");
 
-    long before = count(node, "host_samples");
+    // this host's only: the demo fleet's heartbeats keep adding samples of their own
+    long before = count(node, "host_samples WHERE host_id = '" + agent.hostId() + "'");
     JsonObject hot = FakeAgent.telemetry(3000, 41, 42);
     hot.getJsonArray("gpus").getJsonObject(1).put("temperature_c", "hot");
     problem(agent.heartbeat(hot), "/telemetry/gpus/1/temperature_c");
@@ -57,7 +58,8 @@ class TelemetryTest {
     JsonObject twice = FakeAgent.telemetry(3000, 41, 42);
     twice.getJsonArray("gpus").getJsonObject(1).put("index", 0);
     problem(agent.heartbeat(twice), "/telemetry/gpus/1/index");
-    assertEquals(before, count(node, "host_samples"), "a refused heartbeat stores nothing");
+    assertEquals(before, count(node, "host_samples WHERE host_id = '" + agent.hostId() + "'"),
+        "a refused heartbeat stores nothing");
   }
 
   @Test
@@ -65,13 +67,16 @@ class TelemetryTest {
       @SignedIn("operator") ApiClient operator) {
     String host = FakeAgent.enrol(node, HostEnrolmentTest.createHost(operator).getString("enrollment_token"),
         "NVIDIA H100 80GB HBM3", 1).hostId();
+    // read once: now() in each statement would move H if the hour turned during the test
+    Instant hour = node.sql("SELECT " + THREE_HOURS_AGO).iterator().next().getOffsetDateTime(0).toInstant();
+    String h = "'" + hour + "'::timestamptz";
     // offset, host power, source, disk free, rtt, GPU temperature, power, utilization
     node.sql("INSERT INTO host_samples (host_id, at, power_w, power_source, disk_free_gb, rtt_ms) SELECT '" + host
-        + "', " + H + " + v.o * interval '1 second', v.p, v.s, v.d, v.r FROM (VALUES"
+        + "', " + h + " + v.o * interval '1 second', v.p, v.s, v.d, v.r FROM (VALUES"
         + " (0, 1000, 'measured', 100, 1), (10, 1200, 'measured', 90, 2), (20, 1400, 'estimated', 80, 3),"
         + " (3590, 1600, 'measured', 70, 4), (3610, 2000, 'measured', 60, 5)) AS v (o, p, s, d, r)");
     node.sql("INSERT INTO gpu_samples (host_id, gpu_index, at, temperature_c, power_draw_w, utilization_pct) SELECT '"
-        + host + "', 0, " + H + " + v.o * interval '1 second', v.t, v.p, v.u FROM (VALUES"
+        + host + "', 0, " + h + " + v.o * interval '1 second', v.t, v.p, v.u FROM (VALUES"
         + " (0, 40, 100, 10), (10, 50, 200, 30), (20, 90, 300, 50), (3590, 60, 400, 90), (3610, 70, 500, 100))"
         + " AS v (o, t, p, u)");
     node.sql("INSERT INTO host_samples (host_id, at) VALUES ('" + host + "', now() - interval '49 hours'),"
@@ -89,42 +94,41 @@ class TelemetryTest {
     runRollup(node);
     List<String> hostHours = rows(node, "SELECT samples, measured_samples, covered_seconds, round(power_w_avg::numeric, 3),"
         + " round(energy_wh::numeric, 4), disk_free_gb_min, rtt_ms_avg FROM host_telemetry_hourly WHERE host_id = '" + host
-        + "' AND hour >= " + H + " ORDER BY hour");
+        + "' AND hour >= " + h + " ORDER BY hour");
     assertEquals(List.of("4|3|60.0|1333.333|22.2222|70.0|2.5", "1|1|10.0|1600.000|4.4444|60.0|5.0"), hostHours);
     List<String> gpuHours = rows(node, "SELECT samples, covered_seconds, temperature_min_c, temperature_avg_c,"
         + " temperature_max_c, round(power_draw_w_avg::numeric, 3), round(energy_wh::numeric, 4), utilization_avg_pct"
-        + " FROM gpu_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + H + " ORDER BY hour");
+        + " FROM gpu_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + h + " ORDER BY hour");
     assertEquals(List.of("4|60.0|40.0|60.0|90.0|266.667|4.4444|45.0", "1|10.0|70.0|70.0|70.0|400.000|1.1111|100.0"),
         gpuHours);
     assertEquals(List.of("22.2222|60.0", "4.4444|10.0"), rows(node, "SELECT round(energy_wh::numeric, 4), covered_seconds"
-        + " FROM host_energy_hourly_view WHERE host_id = '" + host + "' AND hour >= " + H + " ORDER BY hour"));
+        + " FROM host_energy_hourly_view WHERE host_id = '" + host + "' AND hour >= " + h + " ORDER BY hour"));
 
     runRollup(node);
     assertEquals(hostHours, rows(node, "SELECT samples, measured_samples, covered_seconds, round(power_w_avg::numeric, 3),"
         + " round(energy_wh::numeric, 4), disk_free_gb_min, rtt_ms_avg FROM host_telemetry_hourly WHERE host_id = '" + host
-        + "' AND hour >= " + H + " ORDER BY hour"), "a rerun changes nothing");
+        + "' AND hour >= " + h + " ORDER BY hour"), "a rerun changes nothing");
     // a run that missed the last hour (as if the job had been down) writes it again, the same
-    node.sql("DELETE FROM host_telemetry_hourly WHERE hour = " + H + " + interval '1 hour'");
-    node.sql("DELETE FROM gpu_telemetry_hourly WHERE hour = " + H + " + interval '1 hour'");
+    node.sql("DELETE FROM host_telemetry_hourly WHERE hour = " + h + " + interval '1 hour'");
+    node.sql("DELETE FROM gpu_telemetry_hourly WHERE hour = " + h + " + interval '1 hour'");
     runRollup(node);
     assertEquals(gpuHours, rows(node, "SELECT samples, covered_seconds, temperature_min_c, temperature_avg_c,"
         + " temperature_max_c, round(power_draw_w_avg::numeric, 3), round(energy_wh::numeric, 4), utilization_avg_pct"
-        + " FROM gpu_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + H + " ORDER BY hour"));
+        + " FROM gpu_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + h + " ORDER BY hour"));
     assertEquals(hostHours.get(1), rows(node, "SELECT samples, measured_samples, covered_seconds,"
         + " round(power_w_avg::numeric, 3), round(energy_wh::numeric, 4), disk_free_gb_min, rtt_ms_avg"
-        + " FROM host_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + H + " ORDER BY hour").get(1));
+        + " FROM host_telemetry_hourly WHERE host_id = '" + host + "' AND hour >= " + h + " ORDER BY hour").get(1));
     assertEquals(6, count(node, "host_samples WHERE host_id = '" + host + "'"), "only the 49 h old sample is gone");
     assertEquals(6, count(node, "gpu_samples WHERE host_id = '" + host + "'"));
     assertEquals(0, count(node, "host_samples WHERE at < now() - interval '48 hours'"));
     assertEquals(3, count(node, "host_telemetry_hourly WHERE host_id = '" + host + "'"), "the 401 day old hour is gone");
     assertEquals(1, count(node, "gpu_telemetry_hourly WHERE host_id = '" + host + "' AND hour < now() - interval '300 days'"));
 
-    series(node, operator, host);
+    series(node, operator, host, hour);
   }
 
   /** Raw samples for a short range, hourly roll-ups for a long one; bad ranges are 400. */
-  private static void series(TestGateway node, ApiClient operator, String host) {
-    Instant h = node.sql("SELECT " + H).iterator().next().getOffsetDateTime(0).toInstant();
+  private static void series(TestGateway node, ApiClient operator, String host, Instant h) {
     JsonObject raw = operator.json(telemetryPath(host, h, h.plus(2, ChronoUnit.HOURS)));
     assertEquals("raw", raw.getString("resolution"));
     assertEquals(10, raw.getInteger("bucket_seconds"));

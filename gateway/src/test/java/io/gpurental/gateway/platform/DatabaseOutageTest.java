@@ -41,6 +41,8 @@ class DatabaseOutageTest {
     proxy = FreezableProxy.start(database.getHost(), database.getPort());
     Map<String, String> settings = TestGateway.settings();
     settings.put("GATEWAY_DB_URL", "postgresql://postgres@127.0.0.1:" + proxy.port() + database.getPath());
+    // a frozen pooled connection is dropped after the statement timeout + 1 s: 2.5 s, well under FAST
+    settings.put("GATEWAY_DB_STATEMENT_TIMEOUT_MS", "1500");
     node = TestGateway.start(settings);
   }
 

@@ -23,8 +23,10 @@ import org.junit.jupiter.api.Test;
  * started hour, 5.15 $ of the 10.30 $ paid for 2 h) and the reservation goes on; not back within
  * the grace (moved into the past by SQL, not waited for), it fails and the rest is refunded.
  */
+// offline after 5 s of silence, not 2: a stall after the heartbeat that resumes the instance must not
+// interrupt it again before the test has seen it credited once
 @GatewayTest(settings = {"GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=200", "GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS=1",
-    "GATEWAY_FLEET_OFFLINE_AFTER_MISSED=2"})
+    "GATEWAY_FLEET_OFFLINE_AFTER_MISSED=5"})
 class DowntimeCreditTest {
   @Test
   void backWithinTheGraceCreditsTheLostTimeAndTheReservationGoesOn(TestGateway node,
@@ -37,9 +39,9 @@ class DowntimeCreditTest {
     assertEquals(0, interrupted.getJsonArray("credits").size(), "credited once it is back");
     assertEquals(200, agent.heartbeat().statusCode());
 
-    JsonObject back = renter.await(id, r -> r.getJsonArray("credits").size() == 1, "credited");
+    JsonObject back = renter.await(id, r -> r.getJsonArray("credits").size() == 1 && r.getValue("interruption") == null,
+        "credited, the interruption closed");
     assertEquals("running", back.getString("status"), "the reservation continues");
-    assertEquals(null, back.getValue("interruption"));
     JsonObject credit = back.getJsonArray("credits").getJsonObject(0);
     assertEquals("downtime", credit.getString("kind"));
     assertEquals(1, credit.getInteger("hours"));

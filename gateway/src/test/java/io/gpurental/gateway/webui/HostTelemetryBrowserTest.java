@@ -8,6 +8,7 @@ import io.gpurental.gateway.operator.alerts.AlertsFeature;
 import io.gpurental.gateway.testing.ApiClient;
 import io.gpurental.gateway.testing.BrowserTestBase;
 import io.gpurental.gateway.testing.FakeAgent;
+import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -28,6 +29,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * on the host page charts (chart.js on a canvas, with a summary and a data table) over a chosen
  * range, from raw samples for hours and from hourly roll-ups for days.
  */
+// the agent heartbeats only while the host is set up: offline later, it would open a second incident
+@GatewayTest(settings = "GATEWAY_FLEET_OFFLINE_AFTER_MISSED=1000")
 class HostTelemetryBrowserTest extends BrowserTestBase {
   /** Draws pixels: the canvas has points and chart.js painted something on it. */
   private static final String PAINTED = """

@@ -256,7 +256,12 @@ class EconomicsScenarioTest {
     JsonObject b = group(operator.json("/api/v1/operator/economics?from=" + from + "&to=" + T0.plus(24, ChronoUnit.HOURS)
         + "&group_by=host"), hostB);
     double inService = b.getDouble("available_gpu_hours") / 2;
-    assertTrue(inService > 71 && inService < 72, "opened after the range began: " + inService);
+    // from when its offer really opened: in the hour after T0 − 48 h if the hour turned meanwhile
+    Instant opened = node.sql("SELECT created_at FROM offers WHERE host_id = '" + hostB + "'").iterator().next()
+        .getOffsetDateTime(0).toInstant();
+    double sinceOpened = java.time.Duration.between(opened, T0.plus(24, ChronoUnit.HOURS)).toMillis() / 3_600_000.0;
+    assertTrue(sinceOpened < 72, "opened after the range began: " + opened);
+    assertEquals(sinceOpened, inService, 0.01, "counted from its opening, not the range's start");
     assertEquals(Math.round(36_500 * inService / 730), amount(b, "other_costs"), b.encodePrettily());
     assertEquals(Math.round(1_000_000 * inService / (36 * 730)), amount(b, "depreciation"));
   }

@@ -63,7 +63,9 @@ class HostsBrowserTest extends BrowserTestBase {
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("price-" + agent.hostId()))).sendKeys("2.49");
     browser.driver().findElement(By.id("activate-" + agent.hostId())).click();
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#host-" + agent.hostId() + "[data-status='active']")));
-    assertTrue(browser.driver().getPageSource().contains("8 × H100 SXM"));
+    // its row: the demo fleet's nyc-h100-01 is 8 × H100 SXM too
+    WebElement active = browser.driver().findElement(By.id("host-" + agent.hostId()));
+    assertTrue(active.getText().contains("8 × H100 SXM"), active.getText());
     screenshot("hosts-active.png");
     assertEquals(249L, node.sql("SELECT p.amount_per_gpu_hour FROM prices p JOIN offers o ON o.id = p.offer_id"
         + " WHERE o.host_id = '" + agent.hostId() + "'").iterator().next().getLong(0));

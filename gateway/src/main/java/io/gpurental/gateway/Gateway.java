@@ -59,6 +59,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,8 @@ public final class Gateway {
   public static final String PRUNE_IDEMPOTENCY_KEYS = "reservations.prune-idempotency-keys";
   public static final String PRUNE_STRIPE_EVENTS = "payments.prune-stripe-events";
   private static final Duration PRUNE_EVERY = Duration.ofHours(1);
+  /** Longest a stopping node waits to leave the cluster (under the test harness's 60 s for a stop). */
+  private static final Duration CLUSTER_LEAVE_TIMEOUT = Duration.ofSeconds(20);
 
   private final GatewayConfig config;
   private final Optional<EmbeddedDatabase> embedded;
@@ -160,7 +163,7 @@ public final class Gateway {
               .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
               .map(v -> gateway)
               .toCompletionStage()
-              .exceptionallyComposeAsync(failure -> closeOffContext(vertx)
+              .exceptionallyComposeAsync(failure -> closeOffContext(vertx, cluster)
                   .thenCompose(ignored -> CompletableFuture.<Gateway>failedFuture(failure)));
         });
   }
@@ -179,8 +182,20 @@ public final class Gateway {
    * Closes Vert.x from a plain thread: a close started on one of its own event loops would try to
    * report completion on a loop that has just terminated.
    */
-  private static CompletableFuture<Void> closeOffContext(Vertx vertx) {
-    return CompletableFuture.supplyAsync(vertx::close).thenCompose(Future::toCompletionStage);
+  /**
+   * Closes Vert.x, which leaves the cluster. Leaving right after another member vanished once
+   * waited on Hazelcast's 60 s call timeout for partitions the vanished member owned; the clustered
+   * state is ephemeral, so after {@link #CLUSTER_LEAVE_TIMEOUT} the node stops without it.
+   */
+  private static CompletableFuture<Void> closeOffContext(Vertx vertx, HazelcastClusterManager cluster) {
+    return CompletableFuture.supplyAsync(vertx::close).thenCompose(Future::toCompletionStage)
+        .orTimeout(CLUSTER_LEAVE_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+        .exceptionally(failure -> {
+          LOG.warn("Leaving the cluster did not finish within {} s ({}); stopping without it",
+              CLUSTER_LEAVE_TIMEOUT.toSeconds(), failure.toString());
+          cluster.getHazelcastInstance().getLifecycleService().terminate();
+          return null;
+        });
   }
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
@@ -279,7 +294,7 @@ public final class Gateway {
         .eventually(() -> pool.close())
         .toCompletionStage().toCompletableFuture()
         .handleAsync((ignored, failure) -> null)
-        .thenCompose(ignored -> closeOffContext(vertx))
+        .thenCompose(ignored -> closeOffContext(vertx, cluster))
         .whenCompleteAsync((ignored, failure) -> {
           embedded.ifPresent(EmbeddedDatabase::close);
           LOG.info("Gateway stopped");

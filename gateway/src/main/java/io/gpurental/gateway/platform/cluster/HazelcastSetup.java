@@ -17,6 +17,9 @@ import java.util.UUID;
  * Vert.x needs keep their settings.
  */
 public final class HazelcastSetup {
+  /** Longest a stopping node waits for Hazelcast to hand its partitions over. */
+  static final int GRACEFUL_SHUTDOWN_SECONDS = 10;
+
   private HazelcastSetup() {}
 
   public static HazelcastClusterManager clusterManager(ClusterConfig cluster) {
@@ -32,6 +35,9 @@ public final class HazelcastSetup {
         + "-" + Long.toHexString(System.nanoTime()));
     // the gateway stops Hazelcast itself, after draining HTTP and before stopping PostgreSQL
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
+    // a stop right after the master left waited for partition safety up to Hazelcast's 600 s
+    // default; the clustered state is ephemeral (sessions, caches, locks), so a stop is bounded
+    config.setProperty("hazelcast.graceful.shutdown.max.wait", String.valueOf(GRACEFUL_SHUTDOWN_SECONDS));
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "slf4j");
 

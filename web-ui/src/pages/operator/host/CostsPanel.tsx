@@ -61,13 +61,19 @@ function parse(draft: Draft, digits: number): CostFields | { field: string; mess
   return { ...costs, depreciation_months: months, pue } as CostFields;
 }
 
+type From = 'now' | 'joined' | 'hour';
+
+const utc = (iso: string) => formatDateTime(iso, undefined, 'UTC');
+
 /** `entered`: whether the host has costs yet (without, the form starts empty and nothing is fetched). */
 export function CostsPanel({ me, hostId, entered }: { me: Me; hostId: string; entered: boolean }) {
   const [costs, setCosts] = useState<HostCosts | null | undefined>(undefined);
   const [currency, setCurrency] = useState('usd');
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [from, setFrom] = useState('');
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [from, setFrom] = useState<From>('now');
+  const [hour, setHour] = useState('');
+  const [error, setError] = useState<{ field?: string; text: string } | null>(null);
+  const [status, setStatus] = useState('');
   const digits = currencyFractionDigits(currency);
 
   useEffect(() => {
@@ -78,58 +84,80 @@ export function CostsPanel({ me, hostId, entered }: { me: Me; hostId: string; en
         setCurrency(settings.currency);
         setDraft(draftOf(found, currencyFractionDigits(settings.currency)));
       })
-      .catch((e: unknown) => !controller.signal.aborted
-        && setMessage({ error: true, text: e instanceof Error ? e.message : String(e) }));
+      .catch((e: unknown) => !controller.signal.aborted && setError({ text: e instanceof Error ? e.message : String(e) }));
     return () => controller.abort();
   }, [hostId, entered]);
 
   const onSubmit = (event: JSX.TargetedSubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
+    setStatus('');
     const parsed = draft && parse(draft, digits);
     if (!parsed || 'field' in parsed) {
-      setMessage({ error: true, text: parsed ? parsed.message : 'Loading…' });
+      setError(parsed ? { field: parsed.field, text: parsed.message } : { text: 'Loading…' });
       return;
     }
-    const effectiveFrom = from ? new Date(`${from}:00Z`).toISOString().replace('.000Z', 'Z') : undefined;
+    if (from === 'hour' && !hour) {
+      setError({ field: 'from-hour', text: 'Choose the UTC hour the costs apply from.' });
+      return;
+    }
+    const effectiveFrom = !costs || from === 'now' ? undefined
+      : from === 'joined' ? null : new Date(`${hour.slice(0, 13)}:00:00Z`).toISOString().replace('.000Z', 'Z');
     putCosts(me, hostId, currency, parsed, effectiveFrom)
       .then((saved) => {
         setCosts(saved);
-        setFrom('');
-        setMessage({ error: false, text: saved.history.length === 1 ? 'Costs saved: they apply since the host joined.'
-          : `Costs saved from ${formatDateTime(effectiveFrom ?? saved.history[0]!.effective_from ?? saved.updated_at)}; earlier hours keep their costs.` });
+        setFrom('now');
+        setError(null);
+        const period = effectiveFrom === undefined ? saved.history[0]!
+          : saved.history.find((p) => p.effective_from === effectiveFrom)!;
+        setStatus(period.effective_from === null ? 'Costs saved: they apply since the host joined.'
+          : `Costs saved from ${utc(period.effective_from)}; earlier hours keep their costs.`);
       })
-      .catch((e: unknown) => setMessage({ error: true, text: e instanceof Error ? e.message : String(e) }));
+      .catch((e: unknown) => setError({ text: e instanceof Error ? e.message : String(e) }));
   };
 
   const set = (name: keyof Draft) => (e: JSX.TargetedEvent<HTMLInputElement>) =>
     draft && setDraft({ ...draft, [name]: e.currentTarget.value });
+  const invalidBy = (field: string) => (error?.field === field ? 'costs-error' : undefined);
 
   return (
     <section id="costs-panel" class="panel costs-panel" aria-labelledby="costs-heading">
       <h3 id="costs-heading">Costs</h3>
       <p class="muted">
-        What this server costs you, for Economics. {costs === null ? 'The first costs apply since the host joined.'
-          : 'A change applies from the current hour on; earlier hours keep the costs they had.'}
+        What this server costs you, for Economics. {costs ? 'A change applies from the current hour on; earlier hours keep'
+          + ' the costs they had.' : 'The first costs apply since the host joined.'}
       </p>
-      {message && <p id="costs-message" class={message.error ? 'problem' : 'notice'} role={message.error ? 'alert' : 'status'}>{message.text}</p>}
+      {error && <p id="costs-error" class="problem" role="alert">{error.text}</p>}
+      <p id="costs-message" role="status" class={status ? 'notice' : undefined}>{status}</p>
       {draft && (
         <form id="costs-form" class="costs-form" onSubmit={onSubmit} noValidate>
           {MONEY_FIELDS.map((f) => (
-            <Field key={f.name} id={`costs-${f.name}`} label={`${f.label} (${currency.toUpperCase()})`}>
+            <Field key={f.name} id={`costs-${f.name}`} label={`${f.label} (${currency.toUpperCase()})`}
+              invalidBy={invalidBy(f.name)}>
               {(control) => <input {...control} type="text" inputMode="decimal" value={draft[f.name]} onInput={set(f.name)} />}
             </Field>
           ))}
-          <Field id="costs-depreciation_months" label="Depreciation (months)">
+          <Field id="costs-depreciation_months" label="Depreciation (months)" invalidBy={invalidBy('depreciation_months')}>
             {(control) => <input {...control} type="number" min={1} max={600} value={draft.depreciation_months}
               onInput={set('depreciation_months')} />}
           </Field>
-          <Field id="costs-pue" label="PUE (cooling overhead, ≥ 1)">
+          <Field id="costs-pue" label="PUE (cooling overhead, ≥ 1)" invalidBy={invalidBy('pue')}>
             {(control) => <input {...control} type="text" inputMode="decimal" value={draft.pue} onInput={set('pue')} />}
           </Field>
           {costs && (
-            <Field id="costs-from" label="From (UTC hour; empty: the current hour)">
-              {(control) => <input {...control} type="datetime-local" step={3600} value={from}
-                onInput={(e) => setFrom(e.currentTarget.value.slice(0, 13) ? `${e.currentTarget.value.slice(0, 13)}:00` : '')} />}
+            <Field id="costs-from" label="Apply from">
+              {(control) => (
+                <select {...control} value={from} onChange={(e) => setFrom(e.currentTarget.value as From)}>
+                  <option value="now">The current hour (a change)</option>
+                  <option value="hour">A past UTC hour (a correction)</option>
+                  <option value="joined">Since the host joined (corrects the first costs)</option>
+                </select>
+              )}
+            </Field>
+          )}
+          {costs && from === 'hour' && (
+            <Field id="costs-from-hour" label="UTC hour" invalidBy={invalidBy('from-hour')}>
+              {(control) => <input {...control} type="datetime-local" step={3600} value={hour}
+                onInput={(e) => setHour(e.currentTarget.value)} />}
             </Field>
           )}
           <button id="costs-submit" type="submit" class="btn btn--primary">Save costs</button>
@@ -138,7 +166,7 @@ export function CostsPanel({ me, hostId, entered }: { me: Me; hostId: string; en
       {costs && (
         <div class="table-scroll">
           <table id="costs-history" class="hosts-table">
-            <caption>Cost periods, newest first</caption>
+            <caption>Cost periods, newest first (times in UTC)</caption>
             <thead>
               <tr><th scope="col">From</th><th scope="col">Electricity</th><th scope="col">PUE</th>
                 <th scope="col">Monthly</th><th scope="col">Purchase</th><th scope="col">Entered by</th></tr>
@@ -146,13 +174,13 @@ export function CostsPanel({ me, hostId, entered }: { me: Me; hostId: string; en
             <tbody>
               {costs.history.map((p) => (
                 <tr key={p.effective_from ?? 'joined'}>
-                  <th scope="row">{p.effective_from ? formatDateTime(p.effective_from) : 'Since the host joined'}</th>
+                  <th scope="row">{p.effective_from ? utc(p.effective_from) : 'Since the host joined'}</th>
                   <td>{formatMoney(p.electricity_price_per_kwh, p.currency)}/kWh</td>
                   <td>{p.pue}</td>
                   <td>{formatMoney(p.colocation_per_month + p.bandwidth_per_month + p.maintenance_per_month
                     + (p.financing_per_month ?? 0), p.currency)}</td>
                   <td>{formatMoney(p.purchase_price, p.currency)} over {p.depreciation_months} months</td>
-                  <td>{p.updated_by === 'demo-fleet' ? 'demo fleet' : p.updated_by} <span class="muted">{formatDateTime(p.updated_at)}</span></td>
+                  <td>{p.updated_by === 'demo-fleet' ? 'demo fleet' : p.updated_by} <span class="muted">{utc(p.updated_at)}</span></td>
                 </tr>
               ))}
             </tbody>

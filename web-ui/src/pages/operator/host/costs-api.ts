@@ -40,12 +40,15 @@ export async function getCosts(hostId: string, signal?: AbortSignal): Promise<Ho
   }
 }
 
-/** Enters the costs from `effectiveFrom` (a whole UTC hour), or from the server's default. */
+/**
+ * Enters the costs from `effectiveFrom`: a whole UTC hour, null for since the host joined, or
+ * undefined for the server's default (since joined for the first costs, else the current hour).
+ */
 export function putCosts(me: Me, hostId: string, currency: string, costs: CostFields,
-  effectiveFrom?: string): Promise<HostCosts> {
+  effectiveFrom?: string | null): Promise<HostCosts> {
   return fetchJson(`/api/v1/operator/hosts/${encodeURIComponent(hostId)}/costs`, {
     method: 'PUT',
-    body: { currency, ...costs, ...(effectiveFrom ? { effective_from: effectiveFrom } : {}) },
+    body: { currency, ...costs, ...(effectiveFrom !== undefined ? { effective_from: effectiveFrom } : {}) },
     headers: csrfHeaders(me),
   });
 }

@@ -59,7 +59,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -179,20 +181,21 @@ public final class Gateway {
   }
 
   /**
-   * Closes Vert.x from a plain thread: a close started on one of its own event loops would try to
-   * report completion on a loop that has just terminated.
-   */
-  /**
-   * Closes Vert.x, which leaves the cluster. Leaving right after another member vanished once
-   * waited on Hazelcast's 60 s call timeout for partitions the vanished member owned; the clustered
-   * state is ephemeral, so after {@link #CLUSTER_LEAVE_TIMEOUT} the node stops without it.
+   * Closes Vert.x, which leaves the cluster, from a plain thread: a close started on one of its own
+   * event loops would try to report completion on a loop that has just terminated. Leaving right
+   * after another member left once took more than 60 s; the clustered state is ephemeral, so after
+   * {@link #CLUSTER_LEAVE_TIMEOUT} the node terminates Hazelcast and stops without it.
    */
   private static CompletableFuture<Void> closeOffContext(Vertx vertx, HazelcastClusterManager cluster) {
     return CompletableFuture.supplyAsync(vertx::close).thenCompose(Future::toCompletionStage)
         .orTimeout(CLUSTER_LEAVE_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-        .exceptionally(failure -> {
-          LOG.warn("Leaving the cluster did not finish within {} s ({}); stopping without it",
-              CLUSTER_LEAVE_TIMEOUT.toSeconds(), failure.toString());
+        .exceptionallyAsync(failure -> {
+          Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+          if (!(cause instanceof TimeoutException)) {
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+          }
+          LOG.warn("Leaving the cluster did not finish within {} s; terminating Hazelcast and stopping without it",
+              CLUSTER_LEAVE_TIMEOUT.toSeconds());
           cluster.getHazelcastInstance().getLifecycleService().terminate();
           return null;
         });

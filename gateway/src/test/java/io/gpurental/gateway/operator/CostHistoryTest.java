@@ -74,6 +74,9 @@ class CostHistoryTest {
     HttpResponse<String> change = putCosts(costs(90, "2.0", 500_000, 2));
     Instant hourAfter = Instant.now().truncatedTo(ChronoUnit.HOURS);
     assertEquals(200, change.statusCode(), change.body());
+    JsonObject audited = audit("after->>'electricity_price_per_kwh' = '90'");
+    assertEquals(T0.plus(6, ChronoUnit.HOURS).toString(), audited.getJsonObject("before").getString("effective_from"),
+        "the audit's before is the period that was in effect");
     JsonObject current = new JsonObject(change.body());
     assertEquals(90, current.getLong("electricity_price_per_kwh"), "the change is in effect now");
     assertTrue(List.of(hourBefore.toString(), hourAfter.toString()).contains(current.getString("effective_from")),
@@ -93,17 +96,48 @@ class CostHistoryTest {
   void correctingAPeriodReplacesItAndIsAuditedWithItsBefore() {
     String from = T0.plus(6, ChronoUnit.HOURS).toString();
     assertEquals(200, putCosts(costs(40, "1.5", 146_000, 5).put("effective_from", from)).statusCode());
-    JsonObject entry = new JsonObject(node.sql("SELECT json_build_object('before', before, 'after', after)::text"
-        + " FROM audit_log WHERE action = 'host.costs_set' AND target = '" + hostId + "' AND after->>'effective_from' = '"
-        + from + "' ORDER BY id DESC LIMIT 1").iterator().next().getString(0));
+    JsonObject entry = audit("after->>'effective_from' = '" + from + "'");
     assertEquals(from, entry.getJsonObject("before").getString("effective_from"), entry.encode());
     assertEquals(-8880, amount(figures(), "net_margin"), "the same period entered again changes nothing");
   }
 
   @Test
+  void aNullStartCorrectsTheCostsSinceTheHostJoined() {
+    HttpResponse<String> corrected = putCosts(costs(30, "1.0", 73_000, 10).putNull("effective_from"));
+    assertEquals(200, corrected.statusCode(), corrected.body());
+    // period 1's six hours now at 30/kWh: 6 kWh × 1.0 × 30 = 180 instead of 120
+    assertEquals(540, figures().getJsonObject("energy").getJsonObject("cost").getLong("amount"));
+    assertEquals(200, putCosts(costs(20, "1.0", 73_000, 10).putNull("effective_from")).statusCode());
+    assertEquals(480, figures().getJsonObject("energy").getJsonObject("cost").getLong("amount"));
+  }
+
+  /**
+   * A host with costs and no offer has no joining time: its figures to date are the range's
+   * (colocation 73 000 × 24/730 = 2 400), not charged from the hour the fleet's first offer opened
+   * (T0 − 24 h, this class's host: 4 800).
+   */
+  @Test
+  void aHostWithoutAnOfferCountsOnlyTheRangeToDate() {
+    String pending = FakeAgent.enrolledHost(node, operator, "NVIDIA L40S", 1).hostId();
+    assertEquals(200, operator.put("/api/v1/operator/hosts/" + pending + "/costs", costs(20, "1.0", 73_000, 10)
+        .put("purchase_price", 0)).statusCode());
+    JsonObject figures = operator.json("/api/v1/operator/economics?" + RANGE).getJsonArray("data").stream()
+        .map(o -> (JsonObject) o).filter(g -> pending.equals(g.getString("key"))).findFirst().orElseThrow();
+    assertEquals(2400, amount(figures, "other_costs"));
+    assertEquals(-2400, figures.getJsonObject("payback").getJsonObject("contribution_to_date").getLong("amount"));
+  }
+
+  /** The latest host.costs_set entry of this host matching {@code where}, as {"before", "after"}. */
+  private static JsonObject audit(String where) {
+    return new JsonObject(node.sql("SELECT json_build_object('before', before, 'after', after)::text FROM audit_log"
+        + " WHERE action = 'host.costs_set' AND target = '" + hostId + "' AND " + where + " ORDER BY id DESC LIMIT 1")
+        .iterator().next().getString(0));
+  }
+
+  @Test
   void aFutureOrUnevenStartIsRefused() {
     HttpResponse<String> future = putCosts(costs(20, "1.0", 1, 10).put("effective_from",
-        Instant.now().truncatedTo(ChronoUnit.HOURS).plus(1, ChronoUnit.HOURS).toString()));
+        Instant.now().truncatedTo(ChronoUnit.HOURS).plus(2, ChronoUnit.HOURS).toString()));
     assertEquals(400, future.statusCode(), future.body());
     assertTrue(future.body().contains("current hour or a past one"), future.body());
     HttpResponse<String> uneven = putCosts(costs(20, "1.0", 1, 10).put("effective_from", T0.plusSeconds(60).toString()));

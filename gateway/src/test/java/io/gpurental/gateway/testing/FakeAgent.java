@@ -36,6 +36,15 @@ public final class FakeAgent {
    * name, one heartbeat, then activated at {@code price} minor units (usd) per GPU-hour.
    */
   public static FakeAgent activeHost(TestGateway node, ApiClient operator, String gpuName, int gpus, long price) {
+    FakeAgent agent = enrolledHost(node, operator, gpuName, gpus);
+    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
+        new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", price).put("currency", "usd")));
+    assertEquals(200, activated.statusCode(), activated.body());
+    return agent;
+  }
+
+  /** A new site and host, enrolled by a fake agent and one heartbeat in, not activated (no offer). */
+  public static FakeAgent enrolledHost(TestGateway node, ApiClient operator, String gpuName, int gpus) {
     HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
         .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
     assertEquals(201, site.statusCode(), site.body());
@@ -45,9 +54,6 @@ public final class FakeAgent {
     assertEquals(201, created.statusCode(), created.body());
     FakeAgent agent = enrol(node, new JsonObject(created.body()).getString("enrollment_token"), gpuName, gpus);
     assertEquals(200, agent.heartbeat().statusCode());
-    HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
-        new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", price).put("currency", "usd")));
-    assertEquals(200, activated.statusCode(), activated.body());
     return agent;
   }
 

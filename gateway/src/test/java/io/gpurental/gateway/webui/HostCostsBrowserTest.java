@@ -14,6 +14,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** The operator enters a host's costs on its page: a bad PUE is explained, a change starts a new period. */
@@ -34,8 +35,9 @@ class HostCostsBrowserTest extends BrowserTestBase {
 
     type("pue", "0.8");
     browser.driver().findElement(By.id("costs-submit")).click();
-    WebElement message = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("costs-message")));
-    assertEquals("PUE: a number from 1 to 10, e.g. 1.35.", message.getText());
+    WebElement error = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("costs-error")));
+    assertEquals("PUE: a number from 1 to 10, e.g. 1.35.", error.getText());
+    assertEquals("true", field("pue").getAttribute("aria-invalid"), "the PUE field is marked");
 
     type("pue", "1.3");
     type("electricity_price_per_kwh", "0.31");
@@ -51,6 +53,16 @@ class HostCostsBrowserTest extends BrowserTestBase {
     assertEquals(31, costs.getLong("electricity_price_per_kwh"));
     assertEquals(15, costs.getJsonArray("history").getJsonObject(1).getLong("electricity_price_per_kwh"),
         "the demo's costs still price the hours before");
+
+    new Select(field("from")).selectByValue("joined");
+    type("electricity_price_per_kwh", "0.16");
+    browser.driver().findElement(By.id("costs-submit")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("costs-message"), "since the host joined"));
+    JsonObject corrected = ApiClient.signIn(node, "operator").json("/api/v1/operator/hosts/" + HOST + "/costs");
+    assertEquals(31, corrected.getLong("electricity_price_per_kwh"), "the current period is untouched");
+    assertEquals(16, corrected.getJsonArray("history").getJsonObject(1).getLong("electricity_price_per_kwh"),
+        "the first costs corrected");
+    assertEquals(2, corrected.getJsonArray("history").size());
     assertEquals(25_000_000, costs.getLong("purchase_price"), "the other fields were sent as shown");
     assertEquals(java.util.List.of(), browser.consoleErrors());
   }

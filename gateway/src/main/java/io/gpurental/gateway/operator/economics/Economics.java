@@ -73,14 +73,18 @@ public final class Economics {
         .map(hosts -> groups(hosts, null, GroupBy.HOST));
   }
 
-  /** Each host's totals from the first hour any offer opened (or the range's start) to the range's end. */
+  /**
+   * Each host's totals from the hour its offer opened to the range's end (read from the hour the
+   * first offer opened; each host counts from its own opening). A host without an offer has no
+   * joining time: it is left out, and {@link #groups} takes its range's totals instead.
+   */
   private Future<Map<String, Totals>> toDate(Range range) {
     return EconomicsRepository.firstOpened(pool)
-        .map(first -> first == null || first.isAfter(range.from()) ? range.from() : first)
+        .map(first -> first == null || first.isAfter(range.from()) ? range.from() : first.truncatedTo(ChronoUnit.HOURS))
         .compose(since -> EconomicsRepository.hosts(pool, since, range.to()))
         .map(hosts -> {
           Map<String, Totals> totals = new LinkedHashMap<>();
-          hosts.forEach(h -> totals.put(h.hostId(), totals(h)));
+          hosts.stream().filter(h -> h.offerId() != null).forEach(h -> totals.put(h.hostId(), totals(h)));
           return totals;
         });
   }
@@ -106,7 +110,7 @@ public final class Economics {
       Totals sinceJoined = toDate == null ? null : Totals.ZERO;
       for (HostRow h : members) {
         totals = totals.plus(totals(h));
-        sinceJoined = toDate == null ? null : sinceJoined.plus(toDate.getOrDefault(h.hostId(), Totals.ZERO));
+        sinceJoined = toDate == null ? null : sinceJoined.plus(toDate.getOrDefault(h.hostId(), totals(h)));
       }
       String label = members.isEmpty() ? "Fleet" : groupBy.label.apply(members.get(0));
       groups.add(new Group(key, label, EconomicsCalculator.figures(totals, sinceJoined), members));

@@ -47,12 +47,15 @@ final class HostCostsApi {
 
   /**
    * Enters the costs from {@code effective_from}: by default since the host joined for its first
-   * costs, and from the current hour for a change, so a change never re-prices the past.
+   * costs, and from the current hour for a change, so a change never re-prices the past; an
+   * explicit null corrects the period since the host joined. The audit's "before" is the period
+   * that was in effect from that hour.
    */
   private void put(RoutingContext ctx) {
     String hostId = ctx.pathParam("host_id");
     JsonObject body = ctx.body().asJsonObject();
     Costs costs = costs(body);
+    boolean sinceJoined = body.containsKey("effective_from") && body.getValue("effective_from") == null;
     OffsetDateTime asked = effectiveFrom(body.getString("effective_from"));
     String actor = "account:" + Principal.required(ctx).accountId();
     pool.withTransaction(tx -> HostCostsRepository.hostExists(tx, hostId).compose(exists -> {
@@ -61,8 +64,8 @@ final class HostCostsApi {
           }
           return HostCostsRepository.lock(tx, hostId).compose(v -> HostCostsRepository.history(tx, hostId));
         }).compose(history -> {
-          OffsetDateTime from = asked != null || history.isEmpty() ? asked : currentHour();
-          return HostCostsRepository.at(tx, hostId, from).compose(before -> HostCostsRepository
+          OffsetDateTime from = sinceJoined || asked != null || history.isEmpty() ? asked : currentHour();
+          return HostCostsRepository.inEffect(tx, hostId, from).compose(before -> HostCostsRepository
               .put(tx, hostId, currency, costs, from, actor)
               .compose(v -> HostCostsRepository.at(tx, hostId, from))
               .compose(after -> AuditLog.append(tx, actor, "host.costs_set", hostId,

@@ -24,8 +24,11 @@ final class HostCostsRepository {
       + " FROM host_cost_periods c WHERE c.host_id = $1 ORDER BY c.effective_from DESC";
   private static final String AT = "SELECT " + COLUMNS + " FROM host_cost_periods c"
       + " WHERE c.host_id = $1 AND c.effective_from = coalesce($2, '-infinity'::timestamptz)";
+  private static final String IN_EFFECT = "SELECT " + COLUMNS + " FROM host_cost_periods c"
+      + " WHERE c.host_id = $1 AND c.effective_from <= coalesce($2, '-infinity'::timestamptz)"
+      + " ORDER BY c.effective_from DESC LIMIT 1";
   // one writer per host at a time, also before its first period exists
-  private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext('host_cost_periods:' || $1))";
+  private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('host_cost_periods:' || $1, 0))";
   private static final String HOST = "SELECT 1 FROM fleet_hosts_view WHERE id = $1";
   private static final String UPSERT = """
       INSERT INTO host_cost_periods (host_id, effective_from, currency, purchase_price, depreciation_months,
@@ -63,6 +66,12 @@ final class HostCostsRepository {
   /** The period starting at {@code effectiveFrom} (null: the one since the host joined), if any. */
   static Future<Optional<Stored>> at(SqlClient client, String hostId, OffsetDateTime effectiveFrom) {
     return client.preparedQuery(AT).execute(Tuple.of(hostId, effectiveFrom))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(stored(rows.iterator().next(), 0)));
+  }
+
+  /** The period in effect at {@code at} (null: since the host joined), if any. */
+  static Future<Optional<Stored>> inEffect(SqlClient client, String hostId, OffsetDateTime at) {
+    return client.preparedQuery(IN_EFFECT).execute(Tuple.of(hostId, at))
         .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(stored(rows.iterator().next(), 0)));
   }
 

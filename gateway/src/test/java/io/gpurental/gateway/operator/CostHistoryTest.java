@@ -127,6 +127,21 @@ class CostHistoryTest {
     assertEquals(-2400, figures.getJsonObject("payback").getJsonObject("contribution_to_date").getLong("amount"));
   }
 
+  /** First costs entered from T0 + 12 h: the 12 hours before carry none, and a note says so. */
+  @Test
+  void hoursBeforeTheFirstCostPeriodAreNamedInTheNotes() {
+    String late = FakeAgent.enrolledHost(node, operator, "NVIDIA L40S", 1).hostId();
+    assertEquals(200, operator.put("/api/v1/operator/hosts/" + late + "/costs", costs(20, "1.0", 73_000, 10)
+        .put("purchase_price", 0).put("effective_from", T0.plus(12, ChronoUnit.HOURS).toString())).statusCode());
+    JsonObject figures = operator.json("/api/v1/operator/economics?" + RANGE).getJsonArray("data").stream()
+        .map(o -> (JsonObject) o).filter(g -> late.equals(g.getString("key"))).findFirst().orElseThrow();
+    assertEquals(1200, amount(figures, "other_costs"), "12 of the 24 hours costed");
+    assertTrue(figures.getJsonArray("notes").encode().contains("12.0 host-hours come before the host's first cost"
+        + " period"), figures.getJsonArray("notes").encode());
+    assertTrue(figures().getJsonArray("notes").stream().noneMatch(n -> n.toString().contains("first cost period")),
+        "a host costed since it joined has no such note");
+  }
+
   /** The latest host.costs_set entry of this host matching {@code where}, as {"before", "after"}. */
   private static JsonObject audit(String where) {
     return new JsonObject(node.sql("SELECT json_build_object('before', before, 'after', after)::text FROM audit_log"

@@ -40,9 +40,10 @@ public final class EconomicsCalculator {
       BigDecimal bookedGpuHours, BigDecimal listPriceGpuHours, long revenue, long refunds, long credits,
       long cardFees, int paymentsWithoutFee, BigDecimal itKwh, BigDecimal facilityKwh, long energyCost,
       BigDecimal coveredHours, BigDecimal missingHours, long otherCosts, long depreciation, long purchasePrice,
-      long depreciable) {
+      long depreciable, BigDecimal uncostedHours) {
     static final Totals ZERO = new Totals(0, 0, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO,
-        0, 0, 0, 0, 0, BigDecimal.ZERO, BigDecimal.ZERO, 0, BigDecimal.ZERO, BigDecimal.ZERO, 0, 0, 0, 0);
+        0, 0, 0, 0, 0, BigDecimal.ZERO, BigDecimal.ZERO, 0, BigDecimal.ZERO, BigDecimal.ZERO, 0, 0, 0, 0,
+        BigDecimal.ZERO);
 
     /** The sum of two groups (host-hours of telemetry add up like the hours of each host). */
     public Totals plus(Totals o) {
@@ -52,7 +53,7 @@ public final class EconomicsCalculator {
           cardFees + o.cardFees, paymentsWithoutFee + o.paymentsWithoutFee, itKwh.add(o.itKwh),
           facilityKwh.add(o.facilityKwh), energyCost + o.energyCost, coveredHours.add(o.coveredHours),
           missingHours.add(o.missingHours), otherCosts + o.otherCosts, depreciation + o.depreciation,
-          purchasePrice + o.purchasePrice, depreciable + o.depreciable);
+          purchasePrice + o.purchasePrice, depreciable + o.depreciable, uncostedHours.add(o.uncostedHours));
     }
   }
 
@@ -73,7 +74,8 @@ public final class EconomicsCalculator {
    * A host's totals, summed over the cost periods in the range, each money figure rounded once:
    * energy cost = measured kWh × PUE × price per kWh; other costs = the monthly costs × hours ÷
    * 730; depreciation = (purchase − residual) ÷ months, prorated the same way. The purchase price
-   * (for payback) is the latest period's. A host without a cost period in the range has none.
+   * (for payback) is the latest period's. A host without a cost period in the range has none;
+   * hours of the range before a host's first period carry none ({@code uncostedHours}).
    */
   public static Totals host(HostFacts facts, List<CostSegment> segments) {
     BigDecimal itKwh = facts.measuredWh().divide(BigDecimal.valueOf(1000), PRECISION);
@@ -83,7 +85,7 @@ public final class EconomicsCalculator {
     if (segments.isEmpty()) {
       return new Totals(1, 1, facts.rangeHours(), facts.availableGpuHours(), facts.bookedGpuHours(), listGpuHours,
           facts.revenue(), facts.refunds(), facts.credits(), facts.cardFees(), facts.paymentsWithoutFee(), itKwh,
-          BigDecimal.ZERO, 0, covered, missing, 0, 0, 0, 0);
+          BigDecimal.ZERO, 0, covered, missing, 0, 0, 0, 0, BigDecimal.ZERO);
     }
     BigDecimal facilityKwh = BigDecimal.ZERO;
     BigDecimal energyCost = BigDecimal.ZERO;
@@ -102,10 +104,11 @@ public final class EconomicsCalculator {
               PRECISION));
     }
     Costs latest = segments.get(segments.size() - 1).costs();
+    BigDecimal costedHours = segments.stream().map(CostSegment::hours).reduce(BigDecimal.ZERO, BigDecimal::add);
     return new Totals(1, 0, facts.rangeHours(), facts.availableGpuHours(), facts.bookedGpuHours(), listGpuHours,
         facts.revenue(), facts.refunds(), facts.credits(), facts.cardFees(), facts.paymentsWithoutFee(), itKwh,
         facilityKwh, money(energyCost), covered, missing, money(other), money(depreciation), latest.purchasePrice(),
-        latest.purchasePrice() - latest.residualValue());
+        latest.purchasePrice() - latest.residualValue(), facts.rangeHours().subtract(costedHours).max(BigDecimal.ZERO));
   }
 
   /** Everything the operator reads about a group; {@code toDate}: its totals since it joined (null: unknown). */

@@ -116,6 +116,11 @@ final class EconomicsJson {
       notes.add(t.hostsWithoutCosts() + " host(s) have no costs entered: their energy cost, other costs and"
           + " depreciation are not included.");
     }
+    // at a hundredth of an hour: the segments' and the range's hours are computed apart
+    if (t.uncostedHours().compareTo(new BigDecimal("0.01")) >= 0) {
+      notes.add(hours(t.uncostedHours()) + " host-hours come before the host's first cost period: their energy cost,"
+          + " other costs and depreciation are not included.");
+    }
     if (t.paymentsWithoutFee() > 0) {
       notes.add(t.paymentsWithoutFee() + " payment(s) have no card fee from Stripe yet.");
     }

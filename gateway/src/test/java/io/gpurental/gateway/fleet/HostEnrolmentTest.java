@@ -13,7 +13,6 @@ import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The operator enrols a host, its agent reports the facts, activation puts it in the catalog. */
@@ -188,15 +187,9 @@ class HostEnrolmentTest {
   }
 
   static JsonObject createHost(ApiClient operator) {
-    HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
-        .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
-    assertEquals(201, site.statusCode(), site.body());
-    HttpResponse<String> host = operator.post("/api/v1/operator/hosts", new JsonObject()
-        .put("name", "gpu-" + UUID.randomUUID().toString().substring(0, 8))
-        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.7"));
-    assertEquals(201, host.statusCode(), host.body());
-    return new JsonObject(host.body());
+    return FakeAgent.createHost(operator);
   }
+
 
   /**
    * The activation's or deactivation's event drops cached searches asynchronously, so a search

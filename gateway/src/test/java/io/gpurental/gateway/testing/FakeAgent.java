@@ -45,16 +45,21 @@ public final class FakeAgent {
 
   /** A new site and host, enrolled by a fake agent and one heartbeat in, not activated (no offer). */
   public static FakeAgent enrolledHost(TestGateway node, ApiClient operator, String gpuName, int gpus) {
+    FakeAgent agent = enrol(node, createHost(operator).getString("enrollment_token"), gpuName, gpus);
+    assertEquals(200, agent.heartbeat().statusCode());
+    return agent;
+  }
+
+  /** A new site and a host created on it by the operator: the answer, with its enrolment token. */
+  public static JsonObject createHost(ApiClient operator) {
     HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
         .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
     assertEquals(201, site.statusCode(), site.body());
-    HttpResponse<String> created = operator.post("/api/v1/operator/hosts", new JsonObject()
-        .put("name", "test-" + UUID.randomUUID().toString().substring(0, 8))
-        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.10"));
-    assertEquals(201, created.statusCode(), created.body());
-    FakeAgent agent = enrol(node, new JsonObject(created.body()).getString("enrollment_token"), gpuName, gpus);
-    assertEquals(200, agent.heartbeat().statusCode());
-    return agent;
+    HttpResponse<String> host = operator.post("/api/v1/operator/hosts", new JsonObject()
+        .put("name", "gpu-" + UUID.randomUUID().toString().substring(0, 8))
+        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.7"));
+    assertEquals(201, host.statusCode(), host.body());
+    return new JsonObject(host.body());
   }
 
   /** Enrols with the token, reporting {@code gpus} GPUs of that nvidia-smi name; asserts 201. */

@@ -125,8 +125,8 @@ public final class Economics {
   /** The range from the query: whole UTC hours, from before to, at most 400 days; 400 otherwise. */
   static Range range(String from, String to, Duration defaultLength) {
     OffsetDateTime end = to == null ? OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS).plusHours(1)
-        : time("to", to);
-    OffsetDateTime start = from == null ? end.minus(defaultLength) : time("from", from);
+        : wholeHour("to", to);
+    OffsetDateTime start = from == null ? end.minus(defaultLength) : wholeHour("from", from);
     if (!start.isBefore(end)) {
       throw new Invalid("from must be before to.", List.of(new Invalid.FieldError("#/from", "not before to")));
     }
@@ -137,7 +137,8 @@ public final class Economics {
     return new Range(start, end);
   }
 
-  private static OffsetDateTime time(String name, String value) {
+  /** The RFC 3339 time {@code value} of field {@code name} in UTC; 400 unless it is a whole hour. */
+  static OffsetDateTime wholeHour(String name, String value) {
     OffsetDateTime at;
     try {
       at = OffsetDateTime.parse(value).withOffsetSameInstant(ZoneOffset.UTC);

@@ -5,6 +5,7 @@ import io.gpurental.gateway.operator.economics.EconomicsCalculator.HostFacts;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
@@ -125,23 +126,23 @@ final class EconomicsRepository {
     BigDecimal rangeHours = BigDecimal.valueOf(java.time.Duration.between(from, to).toSeconds())
         .divide(BigDecimal.valueOf(3600));
     Tuple range = Tuple.of(from, to);
-    return pool.preparedQuery(COST_SEGMENTS).execute(range).compose(parts -> {
+    Future<RowSet<Row>> parts = pool.preparedQuery(COST_SEGMENTS).execute(range);
+    Future<RowSet<Row>> hostRows = pool.preparedQuery(HOSTS).execute(range);
+    return Future.all(parts, hostRows).map(both -> {
       Map<String, List<CostSegment>> segments = new HashMap<>();
-      parts.forEach(r -> segments.computeIfAbsent(r.getString(0), id -> new ArrayList<>())
+      parts.result().forEach(r -> segments.computeIfAbsent(r.getString(0), id -> new ArrayList<>())
           .add(new CostSegment(r.getBigDecimal(1), r.getBigDecimal(2), HostCostsRepository.stored(r, 3).costs())));
-      return pool.preparedQuery(HOSTS).execute(range).map(rows -> {
-        List<HostRow> hosts = new ArrayList<>();
-        for (Row r : rows) {
-          // a host costs from the hour its offer opened (or the range's start) to its close (or end)
-          BigDecimal inService = r.getBigDecimal(17);
-          HostFacts facts = new HostFacts(inService == null ? rangeHours : inService, r.getBigDecimal(8),
-              r.getBigDecimal(9), r.getLong(7), r.getLong(10), r.getLong(11), r.getLong(12), r.getLong(13),
-              r.getInteger(14), r.getBigDecimal(15), r.getBigDecimal(16));
-          hosts.add(new HostRow(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-              r.getInteger(5), r.getString(6), facts, segments.getOrDefault(r.getString(0), List.of())));
-        }
-        return hosts;
-      });
+      List<HostRow> hosts = new ArrayList<>();
+      for (Row r : hostRows.result()) {
+        // a host costs from the hour its offer opened (or the range's start) to its close (or end)
+        BigDecimal inService = r.getBigDecimal(17);
+        HostFacts facts = new HostFacts(inService == null ? rangeHours : inService, r.getBigDecimal(8),
+            r.getBigDecimal(9), r.getLong(7), r.getLong(10), r.getLong(11), r.getLong(12), r.getLong(13),
+            r.getInteger(14), r.getBigDecimal(15), r.getBigDecimal(16));
+        hosts.add(new HostRow(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+            r.getInteger(5), r.getString(6), facts, segments.getOrDefault(r.getString(0), List.of())));
+      }
+      return hosts;
     });
   }
 

@@ -14,7 +14,6 @@ import io.vertx.sqlclient.Pool;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
@@ -67,7 +66,7 @@ final class HostCostsApi {
           OffsetDateTime from = sinceJoined || asked != null || history.isEmpty() ? asked : currentHour();
           return HostCostsRepository.inEffect(tx, hostId, from).compose(before -> HostCostsRepository
               .put(tx, hostId, currency, costs, from, actor)
-              .compose(v -> HostCostsRepository.at(tx, hostId, from))
+              .compose(v -> HostCostsRepository.inEffect(tx, hostId, from))
               .compose(after -> AuditLog.append(tx, actor, "host.costs_set", hostId,
                   before.map(HostCostsApi::period).orElse(null), period(after.orElseThrow())))
               .compose(v -> HostCostsRepository.history(tx, hostId)));
@@ -84,24 +83,14 @@ final class HostCostsApi {
     if (value == null) {
       return null;
     }
-    OffsetDateTime at;
-    try {
-      at = OffsetDateTime.parse(value).withOffsetSameInstant(ZoneOffset.UTC);
-    } catch (DateTimeParseException e) {
-      throw new Invalid("effective_from must be an RFC 3339 time, e.g. 2026-11-01T00:00:00Z.",
-          List.of(new Invalid.FieldError("#/effective_from", "not an RFC 3339 time")));
-    }
-    if (!at.equals(at.truncatedTo(ChronoUnit.HOURS))) {
-      throw new Invalid("effective_from must be a whole hour (costs are hourly), e.g. "
-          + at.truncatedTo(ChronoUnit.HOURS) + ".", List.of(new Invalid.FieldError("#/effective_from",
-          "not a whole hour")));
-    }
+    OffsetDateTime at = Economics.wholeHour("effective_from", value);
     if (at.isAfter(currentHour())) {
       throw new Invalid("Costs take effect from the current hour or a past one, not from " + at + ".",
           List.of(new Invalid.FieldError("#/effective_from", "in the future")));
     }
     return at;
   }
+
 
   /** The body as costs; 400 for what the contract cannot say (currency, residual above price, PUE precision). */
   private Costs costs(JsonObject body) {

@@ -22,8 +22,6 @@ final class HostCostsRepository {
       + " CASE WHEN isfinite(c.effective_from) THEN c.effective_from END";
   private static final String HISTORY = "SELECT " + COLUMNS
       + " FROM host_cost_periods c WHERE c.host_id = $1 ORDER BY c.effective_from DESC";
-  private static final String AT = "SELECT " + COLUMNS + " FROM host_cost_periods c"
-      + " WHERE c.host_id = $1 AND c.effective_from = coalesce($2, '-infinity'::timestamptz)";
   private static final String IN_EFFECT = "SELECT " + COLUMNS + " FROM host_cost_periods c"
       + " WHERE c.host_id = $1 AND c.effective_from <= coalesce($2, '-infinity'::timestamptz)"
       + " ORDER BY c.effective_from DESC LIMIT 1";
@@ -61,12 +59,6 @@ final class HostCostsRepository {
 
   static Future<Void> lock(SqlClient tx, String hostId) {
     return tx.preparedQuery(LOCK).execute(Tuple.of(hostId)).mapEmpty();
-  }
-
-  /** The period starting at {@code effectiveFrom} (null: the one since the host joined), if any. */
-  static Future<Optional<Stored>> at(SqlClient client, String hostId, OffsetDateTime effectiveFrom) {
-    return client.preparedQuery(AT).execute(Tuple.of(hostId, effectiveFrom))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(stored(rows.iterator().next(), 0)));
   }
 
   /** The period in effect at {@code at} (null: since the host joined), if any. */

@@ -150,20 +150,14 @@ class HostOfflineAlertTest {
   }
 
   private static FakeAgent enrolledHost() {
-    HttpResponse<String> site = operator.post("/api/v1/operator/sites", new JsonObject()
-        .put("name", "Site " + UUID.randomUUID()).put("region", "eu-test").put("country", "de"));
-    assertEquals(201, site.statusCode(), site.body());
-    HttpResponse<String> host = operator.post("/api/v1/operator/hosts", new JsonObject()
-        .put("name", "gpu-" + UUID.randomUUID().toString().substring(0, 8))
-        .put("site_id", new JsonObject(site.body()).getString("id")).put("public_address", "203.0.113.7"));
-    assertEquals(201, host.statusCode(), host.body());
-    FakeAgent agent = FakeAgent.enrol(node, new JsonObject(host.body()).getString("enrollment_token"),
+    FakeAgent agent = FakeAgent.enrol(node, FakeAgent.createHost(operator).getString("enrollment_token"),
         "NVIDIA H100 80GB HBM3", 2);
     HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + agent.hostId() + "/activate",
         new JsonObject().put("price_per_gpu_hour", new JsonObject().put("amount", 250).put("currency", "usd")));
     assertEquals(200, activated.statusCode(), activated.body());
     return agent;
   }
+
 
   private static JsonArray incidents(String status, String target) {
     JsonArray all = operator.json("/api/v1/operator/incidents?limit=100" + (status == null ? "" : "&status=" + status))

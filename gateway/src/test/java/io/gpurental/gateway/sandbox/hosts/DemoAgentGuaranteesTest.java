@@ -29,13 +29,10 @@ class DemoAgentGuaranteesTest {
   @Test
   void anAgentThatStartsPastTheDeadlineIsCreditedTheStartedHoursOfDelay(TestGateway node) {
     String host = "host_osl_5090_01";
-    assertEquals(200, faults(node, "POST", host, new JsonObject().put("provisioning_held", true)).statusCode());
     ApiClient renter = ApiClient.signIn(node, "demo-late");
-    renter.saveCard("4242424242424242");
-    JsonObject booked = renter.reserve("off_osl_5090_01", 1, null, 2, "saved_card");
+    JsonObject booked = heldReservation(node, renter, host);
     String id = booked.getString("id");
     long paid = total(booked);
-    eventually("the agent holds it preparing", () -> instanceState(node, id), "preparing"::equals);
 
     // due 25 minutes ago: running now is 15 minutes past the 10-minute deadline, one started hour
     node.sql("UPDATE reservations SET due_at = now() - interval '25 minutes' WHERE id = '" + id + "'");
@@ -56,13 +53,10 @@ class DemoAgentGuaranteesTest {
   @Test
   void anAgentThatNeverStartsTheInstanceRefundsEverythingWhenTheWindowEnds(TestGateway node) {
     String host = "host_osl_4090_01";
-    assertEquals(200, faults(node, "POST", host, new JsonObject().put("provisioning_held", true)).statusCode());
     ApiClient renter = ApiClient.signIn(node, "demo-never");
-    renter.saveCard("4242424242424242");
-    JsonObject booked = renter.reserve("off_osl_4090_01", 1, null, 2, "saved_card");
+    JsonObject booked = heldReservation(node, renter, host);
     String id = booked.getString("id");
     long paid = total(booked);
-    eventually("the agent holds it preparing", () -> instanceState(node, id), "preparing"::equals);
 
     node.sql("UPDATE reservations SET period = tstzrange(now() - interval '2 hours', now()) WHERE id = '" + id + "'");
     JsonObject failed = renter.awaitStatus(id, "failed");
@@ -98,6 +92,15 @@ class DemoAgentGuaranteesTest {
     renter.await(id, r -> succeeded(r, "downtime_credit") == paid / 2, "the credit refunded");
     assertEquals(paid / 2, ledgerRefunds(node, id));
     assertTrue(ApiClient.ledgerCheck(node).getBoolean("ok"), ApiClient.ledgerCheck(node).encode());
+  }
+
+  /** A paid two-hour reservation of one GPU on the host, whose agent holds it preparing. */
+  private static JsonObject heldReservation(TestGateway node, ApiClient renter, String host) {
+    assertEquals(200, faults(node, "POST", host, new JsonObject().put("provisioning_held", true)).statusCode());
+    renter.saveCard("4242424242424242");
+    JsonObject booked = renter.reserve("off_" + host.substring("host_".length()), 1, null, 2, "saved_card");
+    eventually("the agent holds it preparing", () -> instanceState(node, booked.getString("id")), "preparing"::equals);
+    return booked;
   }
 
   private static long total(JsonObject reservation) {

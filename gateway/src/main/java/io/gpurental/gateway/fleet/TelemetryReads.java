@@ -20,9 +20,10 @@ public final class TelemetryReads {
   private static final String LATEST_HOSTS = """
       SELECT s.* FROM unnest($1::text[]) AS h (id)
       CROSS JOIN LATERAL (SELECT * FROM host_samples WHERE host_id = h.id ORDER BY at DESC LIMIT 1) s""";
+  // the GPUs of exactly the host samples read first: a heartbeat committed in between is not mixed in
   private static final String LATEST_GPUS = """
-      WITH l AS (SELECT h.id, (SELECT max(at) FROM host_samples WHERE host_id = h.id) AS at FROM unnest($1::text[]) AS h (id))
-      SELECT g.* FROM l JOIN gpu_samples g ON g.host_id = l.id AND g.at = l.at ORDER BY g.host_id, g.gpu_index""";
+      SELECT g.* FROM unnest($1::text[], $2::timestamptz[]) AS l (id, at)
+      JOIN gpu_samples g ON g.host_id = l.id AND g.at = l.at ORDER BY g.host_id, g.gpu_index""";
   private static final String RAW_HOST = """
       SELECT date_bin(make_interval(secs => $4), at, $2) AS at, avg(power_w) AS power_w, avg(disk_free_gb) AS disk_free_gb,
              avg(rtt_ms) AS rtt_ms
@@ -71,14 +72,22 @@ public final class TelemetryReads {
   public record Series(String resolution, Duration bucket, List<HostSample> host, List<GpuSample> gpus) {}
 
   public Future<Map<String, Latest>> latest(List<String> hostIds) {
-    Tuple ids = Tuple.of(hostIds.toArray(String[]::new));
-    return pool.preparedQuery(LATEST_HOSTS).execute(ids).compose(hosts -> pool.preparedQuery(LATEST_GPUS).execute(ids)
-        .map(gpus -> {
-          Map<String, Latest> latest = new HashMap<>();
-          hosts.forEach(row -> latest.put(row.getString("host_id"), new Latest(hostSample(row), new ArrayList<>())));
-          gpus.forEach(row -> latest.get(row.getString("host_id")).gpus().add(gpuSample(row)));
-          return latest;
-        }));
+    return pool.preparedQuery(LATEST_HOSTS).execute(Tuple.of(hostIds.toArray(String[]::new))).compose(hosts -> {
+      Map<String, Latest> latest = new HashMap<>();
+      List<String> ids = new ArrayList<>();
+      List<OffsetDateTime> ats = new ArrayList<>();
+      hosts.forEach(row -> {
+        latest.put(row.getString("host_id"), new Latest(hostSample(row), new ArrayList<>()));
+        ids.add(row.getString("host_id"));
+        ats.add(row.getOffsetDateTime("at"));
+      });
+      Tuple samples = Tuple.tuple().addArrayOfString(ids.toArray(String[]::new))
+          .addArrayOfOffsetDateTime(ats.toArray(OffsetDateTime[]::new));
+      return pool.preparedQuery(LATEST_GPUS).execute(samples).map(gpus -> {
+        gpus.forEach(row -> latest.get(row.getString("host_id")).gpus().add(gpuSample(row)));
+        return latest;
+      });
+    });
   }
 
   /** The host's telemetry in [from, to): raw samples when the raw retention covers it, else roll-ups. */

@@ -27,7 +27,7 @@ final class InstanceFiles {
   }
 
   /** What the record says; {@code endpoint} is set once the instance ran. */
-  record State(String user, boolean userCreated, int port, SshEndpoint endpoint) {
+  record State(String user, int uid, boolean userCreated, int port, SshEndpoint endpoint) {
   }
 
   Path dir(String id) {
@@ -63,6 +63,10 @@ final class InstanceFiles {
     write(id, p);
   }
 
+  void markUid(String id, int uid) throws IOException {
+    update(id, "uid", Integer.toString(uid));
+  }
+
   void markUserCreated(String id) throws IOException {
     update(id, "user_created", "true");
   }
@@ -95,7 +99,8 @@ final class InstanceFiles {
     SshEndpoint endpoint = p.getProperty("ssh.fingerprint") == null ? null
         : new SshEndpoint(p.getProperty("ssh.host"), port, user, p.getProperty("ssh.fingerprint"),
             p.getProperty("ssh.host_key"));
-    return new State(user, Boolean.parseBoolean(p.getProperty("user_created")), port, endpoint);
+    int uid = Integer.parseInt(p.getProperty("uid", "-1"));
+    return new State(user, uid, Boolean.parseBoolean(p.getProperty("user_created")), port, endpoint);
   }
 
   void delete(String id) throws IOException {

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * allowing only that user and setting CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES. Its files live
  * in {@code <state-dir>/instances/<id>/}, which is also how a restarted agent finds it again. Needs
  * root (useradd, userdel, sshd). All work runs on worker threads.
+ *
+ * <p>For trusted, single-tenant hosts only (the gateway rents them whole): users share the host's
+ * kernel, network, /proc and devices. Still, one tenant after another never share a UID, the key is
+ * written with the tenant's own privileges, and what a tenant leaves in shared places is swept.
  */
 public final class ProcessRuntime implements InstanceRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessRuntime.class);
@@ -32,6 +36,8 @@ public final class ProcessRuntime implements InstanceRuntime {
   private final PortRange ports;
   private final String sshd;
   private final Commands commands;
+  private final UidAllocator uids;
+  private final TenantFiles tenantFiles;
 
   public ProcessRuntime(Vertx vertx, Path stateDir, String publicAddress, PortRange ports, String sshd,
       Commands commands) {
@@ -41,6 +47,8 @@ public final class ProcessRuntime implements InstanceRuntime {
     this.ports = ports;
     this.sshd = sshd;
     this.commands = commands;
+    this.uids = new UidAllocator(stateDir, Path.of("/etc/passwd"));
+    this.tenantFiles = new TenantFiles(commands);
   }
 
   @Override
@@ -77,12 +85,18 @@ public final class ProcessRuntime implements InstanceRuntime {
     String id = instance.id();
     String user = instance.user();
     files.create(id, user);
-    Commands.Result added = run("useradd", "-m", "-p", "*", "-s", "/bin/bash", "-c", "gpu instance " + id, user);
+    Path home = Path.of("/home", user);
+    TenantFiles.removeLeftoverHome(home);
+    int uid = uids.next();
+    files.markUid(id, uid);
+    Commands.Result group = run("groupadd", "-g", Integer.toString(uid), user);
+    Commands.Result added = !group.ok() ? group : run("useradd", "-m", "-d", home.toString(), "-u",
+        Integer.toString(uid), "-g", Integer.toString(uid), "-p", "*", "-s", "/bin/bash", "-c", "gpu instance " + id, user);
     if (!added.ok()) {
       throw new InstanceFailure(InstanceFailure.USER_SETUP_FAILED, "useradd " + user + ": " + added.summary());
     }
     files.markUserCreated(id);
-    installKey(user, instance.sshPublicKey());
+    tenantFiles.installKey(user, home, instance.sshPublicKey());
     Path dir = files.dir(id);
     Commands.Result keygen = run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "gpu-instance-" + id,
         "-f", dir.resolve("host_key").toString());
@@ -112,24 +126,6 @@ public final class ProcessRuntime implements InstanceRuntime {
     }
     if (!SshKeys.isPlainPublicKey(instance.sshPublicKey())) {
       throw new InstanceFailure(InstanceFailure.USER_SETUP_FAILED, "the renter's key is not one plain public key line");
-    }
-  }
-
-  /** ~/.ssh 0700 and authorized_keys 0600, owned by the user, or sshd's StrictModes refuses them. */
-  private void installKey(String user, String publicKey) throws IOException {
-    Commands.Result passwd = run("getent", "passwd", user);
-    String[] entry = passwd.out().strip().split(":");
-    if (!passwd.ok() || entry.length < 6) {
-      throw new InstanceFailure(InstanceFailure.USER_SETUP_FAILED, "no passwd entry for " + user);
-    }
-    Path ssh = Path.of(entry[5], ".ssh");
-    Files.createDirectories(ssh);
-    Files.writeString(ssh.resolve("authorized_keys"), publicKey.strip() + "\n");
-    InstanceFiles.chmod(ssh, "rwx------");
-    InstanceFiles.chmod(ssh.resolve("authorized_keys"), "rw-------");
-    Commands.Result owned = run("chown", "-R", user + ":", ssh.toString());
-    if (!owned.ok()) {
-      throw new InstanceFailure(InstanceFailure.USER_SETUP_FAILED, "chown " + ssh + ": " + owned.summary());
     }
   }
 
@@ -202,7 +198,13 @@ public final class ProcessRuntime implements InstanceRuntime {
       ProcessHandle.of(pid).ifPresent(this::terminate);
     }
     if (state != null && state.userCreated()) {
+      run("pkill", "-KILL", "-u", state.user());
+      if (state.uid() >= 0) {
+        tenantFiles.sweep(state.user(), state.uid());
+      }
       deleteUser(state.user());
+    } else if (state != null) {
+      run("groupdel", state.user());
     }
     files.delete(id);
     LOG.info("instance {} removed (sshd stopped, user {} deleted)", id, state == null ? "-" : state.user());
@@ -214,6 +216,7 @@ public final class ProcessRuntime implements InstanceRuntime {
       Commands.Result deleted = run("userdel", "-r", user);
       // 6: no such user (already gone); 12: the home was already gone
       if (deleted.ok() || deleted.exit() == 6 || deleted.exit() == 12) {
+        run("groupdel", user);
         return;
       }
       if (attempt == 5) {

@@ -46,8 +46,13 @@ public record Principal(String accountId, Set<String> roles, Set<Scope> scopes, 
     return method == Method.HOST || method == Method.ENROLMENT;
   }
 
+  /**
+   * Whether the caller may act as the operator: the account's role AND, for an API token, the
+   * token's {@code operator} scope. A token an operator made with only renter scopes sees and
+   * changes only its own account's data.
+   */
   public boolean isOperator() {
-    return roles.contains(Roles.OPERATOR);
+    return roles.contains(Roles.OPERATOR) && scopes.contains(Scope.OPERATOR);
   }
 
   public void attachTo(RoutingContext ctx) {

@@ -30,7 +30,8 @@ final class Heartbeats {
 
   Future<Void> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry) {
     record Outcome(boolean back, HealthRepository.Changes changes) {}
-    return pool.withTransaction(tx -> HostRepository.heartbeat(tx, hostId, agentVersion, raw)
+    return pool.withTransaction(tx -> TelemetryRepository.checkGpus(tx, hostId, telemetry)
+            .compose(checked -> HostRepository.heartbeat(tx, hostId, agentVersion, raw))
             .compose(back -> TelemetryRepository.insert(tx, hostId, telemetry)
                 .compose(v -> HealthRepository.apply(tx, hostId, telemetry, rules))
                 .map(changes -> new Outcome(back, changes))))

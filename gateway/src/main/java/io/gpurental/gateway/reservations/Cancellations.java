@@ -5,6 +5,7 @@ import io.gpurental.gateway.catalog.CatalogChanges;
 import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.payments.Payments;
 import io.gpurental.gateway.platform.Money;
+import io.gpurental.gateway.platform.audit.AuditLog;
 import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.vertx.core.Future;
@@ -55,6 +56,7 @@ final class Cancellations {
                 + (paid ? "; refund " + Money.format(amount, currency)
                     + (policy.fee() > 0 ? " after a " + Money.format(policy.fee(), currency) + " fee" : "") : "");
             return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
+                .compose(v -> auditForeignCancel(tx, caller, row.accountId(), id, status, amount, currency))
                 .compose(v -> ExtensionRepository.cancelPendingOf(tx, id))
                 .compose(v -> Payments.cancelPending(tx, id))
                 .compose(sessions -> Payments.refundReservation(tx, id, amount, "cancellation")
@@ -109,6 +111,17 @@ final class Cancellations {
   private static Future<ReservationRepository.Locked> lock(SqlConnection tx, String id, Principal caller) {
     return ReservationRepository.lockVisible(tx, id, caller.accountId(), caller.isOperator())
         .map(found -> found.orElseThrow(() -> new NotFound("No reservation " + id + ".")));
+  }
+
+  /** An operator cancelling another account's reservation is audited, in the cancel's transaction. */
+  private static Future<Void> auditForeignCancel(SqlConnection tx, Principal caller, String owner, String id,
+      ReservationStatus was, long refund, String currency) {
+    if (caller.accountId().equals(owner)) {
+      return Future.succeededFuture();
+    }
+    return AuditLog.append(tx, caller.accountId(), "reservation.cancel", id,
+        new JsonObject().put("status", was.id()).put("account_id", owner),
+        new JsonObject().put("status", ReservationStatus.CANCELLED.id()).put("refund", refund).put("currency", currency));
   }
 
   private static String by(Principal caller, String owner) {

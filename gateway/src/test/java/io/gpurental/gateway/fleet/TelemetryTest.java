@@ -58,6 +58,11 @@ class TelemetryTest {
     JsonObject twice = FakeAgent.telemetry(3000, 41, 42);
     twice.getJsonArray("gpus").getJsonObject(1).put("index", 0);
     problem(agent.heartbeat(twice), "/telemetry/gpus/1/index");
+    // the host has GPUs 0-3
+    JsonObject phantom = FakeAgent.telemetry(3000, 41, 42, 43, 44, 45);
+    problem(agent.heartbeat(phantom), "/telemetry/gpus/4/index");
+    assertEquals(0, count(node, "gpu_samples WHERE host_id = '" + agent.hostId() + "' AND gpu_index = 4"),
+        "no samples of a GPU the host does not have");
     assertEquals(before, count(node, "host_samples WHERE host_id = '" + agent.hostId() + "'"),
         "a refused heartbeat stores nothing");
   }

@@ -25,12 +25,17 @@ public final class ApiClient {
 
   /** Signs {@code login} in with the sandbox GitHub and makes a token (operator scope too for operators). */
   public static ApiClient signIn(TestGateway node, String login) {
-    WebSession browser = new WebSession();
-    browser.signIn(node, "github", login);
     JsonArray scopes = new JsonArray().add("catalog:read").add("reservations:write").add("payments:write");
     if ("operator".equals(login)) {
       scopes.add("operator");
     }
+    return signIn(node, login, scopes);
+  }
+
+  /** Signs {@code login} in and makes a token with exactly these scopes. */
+  public static ApiClient signIn(TestGateway node, String login, JsonArray scopes) {
+    WebSession browser = new WebSession();
+    browser.signIn(node, "github", login);
     HttpResponse<String> created = browser.write("POST", node.url("/api/v1/tokens"),
         new JsonObject().put("name", "test").put("scopes", scopes));
     assertEquals(201, created.statusCode(), created.body());

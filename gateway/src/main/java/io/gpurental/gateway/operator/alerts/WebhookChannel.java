@@ -21,8 +21,9 @@ final class WebhookChannel implements Channel {
   private final Duration timeout;
 
   WebhookChannel(Vertx vertx, AlertsConfig.Webhook webhook, Duration timeout) {
+    // a redirect could carry the signed payload to a host nobody configured: it counts as a failure
     this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("gpu-rental-gateway-alerts")
-        .setConnectTimeout((int) timeout.toMillis()));
+        .setConnectTimeout((int) timeout.toMillis()).setFollowRedirects(false));
     this.webhook = webhook;
     this.timeout = timeout;
   }

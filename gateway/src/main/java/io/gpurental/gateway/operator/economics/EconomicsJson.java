@@ -90,13 +90,22 @@ final class EconomicsJson {
       List<String> cells = new ArrayList<>();
       for (Column column : COLUMNS) {
         Object value = column.value().apply(g);
-        cells.add(cell(value instanceof List<?> list ? String.join("; ", list.stream().map(String::valueOf).toList())
-            : value == null ? "" : value.toString()));
+        String text = value instanceof List<?> list ? String.join("; ", list.stream().map(String::valueOf).toList())
+            : value == null ? "" : value.toString();
+        cells.add(cell(value instanceof Number ? text : neutralised(text)));
       }
       cells.add(report.currency());
       out.append(String.join(",", cells)).append("\r\n");
     }
     return out.toString();
+  }
+
+  /**
+   * A text cell (a site, host or model name an operator typed) that a spreadsheet would run as a
+   * formula gets a leading apostrophe (OWASP's CSV injection advice); numbers stay numbers.
+   */
+  static String neutralised(String text) {
+    return !text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0 ? "'" + text : text;
   }
 
   private static String cell(String value) {

@@ -29,6 +29,7 @@ final class GatewayLauncher {
     env.put("GATEWAY_CLUSTER_MEMBERS", "");
     // the load is the point: the abuse limit on writes (quotes, heartbeats) would answer 429
     env.put("GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE", "1000000");
+    env.put("GATEWAY_RATE_LIMITS_AGENT_POLLS_PER_MINUTE", "1000000");
     // bench hosts are silent between scenarios: they must not go offline (and change the catalog) mid-run
     env.put("GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS", "600");
     // the demo agents report this machine's disk, which may be nearly full on a build machine

@@ -27,6 +27,7 @@ public final class Authenticator implements Handler<RoutingContext> {
   static final String CHECKED_OPERATION = "security.checkedOperation";
   /** Stripe's webhook deliveries come from few addresses and must never be turned away. */
   private static final Set<String> UNLIMITED_OPERATIONS = Set.of("receiveStripeWebhook");
+  private static final String DESIRED_STATE = "getDesiredState";
   private static final List<String> QUERY_TOKEN_NAMES = List.of("access_token", "token", "api_key", "apikey");
   private final ApiContract contract;
   private final Sessions sessions;
@@ -64,6 +65,10 @@ public final class Authenticator implements Handler<RoutingContext> {
           if (operation != null) {
             AccessPolicy.check(contract.securityOf(operation.getOperationId()), caller);
             ctx.put(CHECKED_OPERATION, operation.getOperationId());
+          }
+          if (operation != null && DESIRED_STATE.equals(operation.getOperationId())) {
+            return limiter.acquire("agent-polls", "host:" + caller.orElseThrow().accountId(),
+                limits.agentPollsPerMinute(), Duration.ofMinutes(1), "desired-state fetches");
           }
           boolean limited = Csrf.changesState(ctx.request().method())
               && (operation == null || !UNLIMITED_OPERATIONS.contains(operation.getOperationId()));

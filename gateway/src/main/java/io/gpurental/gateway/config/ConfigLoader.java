@@ -142,7 +142,8 @@ public final class ConfigLoader {
         new RateLimitConfig(
             s.intBetween("rate_limits.sign_ins_per_minute", 1, 100_000),
             s.intBetween("rate_limits.token_creations_per_hour", 1, 100_000),
-            s.intBetween("rate_limits.writes_per_minute", 1, 1_000_000)),
+            s.intBetween("rate_limits.writes_per_minute", 1, 1_000_000),
+            s.intBetween("rate_limits.agent_polls_per_minute", 1, 1_000_000)),
         PricingSettings.pricing(s, mode),
         StripeSettings.stripe(s, mode, http.publicUrl()),
         new ReservationConfig(

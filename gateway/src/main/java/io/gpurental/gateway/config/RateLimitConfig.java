@@ -1,4 +1,5 @@
 package io.gpurental.gateway.config;
 
 /** Cluster-wide abuse limits. */
-public record RateLimitConfig(int signInsPerMinute, int tokenCreationsPerHour, int writesPerMinute) {}
+public record RateLimitConfig(int signInsPerMinute, int tokenCreationsPerHour, int writesPerMinute,
+    int agentPollsPerMinute) {}

@@ -3,6 +3,8 @@ package io.gpurental.gateway.auth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.FakeAgent;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
@@ -13,11 +15,12 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Sign-ins, token creations and writes beyond their limits get 429 with Retry-After. */
+/** Sign-ins, token creations, writes and agents' desired-state fetches beyond their limits get 429 with Retry-After. */
 @GatewayTest(settings = {
     "GATEWAY_RATE_LIMITS_SIGN_INS_PER_MINUTE=3",
     "GATEWAY_RATE_LIMITS_TOKEN_CREATIONS_PER_HOUR=2",
-    "GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE=1000"})
+    "GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE=1000",
+    "GATEWAY_RATE_LIMITS_AGENT_POLLS_PER_MINUTE=3"})
 class AbuseLimitsTest {
   private static TestGateway node;
   private static WebSession victor;
@@ -39,6 +42,12 @@ class AbuseLimitsTest {
   @Test
   void signInsBeyondTheLimitAre429() {
     assertTooMany(firstRefusal(7, () -> new WebSession().get(node.url("/auth/github"))));
+  }
+
+  @Test
+  void desiredStateFetchesBeyondTheLimitAre429PerHost() {
+    FakeAgent agent = FakeAgent.enrolledHost(node, ApiClient.signIn(node, "operator"), "NVIDIA H100 80GB HBM3", 1);
+    assertTooMany(firstRefusal(7, () -> agent.desiredState(null, 0).join()));
   }
 
   /**

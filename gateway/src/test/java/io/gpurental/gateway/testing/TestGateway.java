@@ -52,6 +52,8 @@ public final class TestGateway implements AutoCloseable {
     env.put("GATEWAY_CLUSTER_NAME", "test-" + UUID.randomUUID());
     env.put("GATEWAY_CLUSTER_PORT", Integer.toString(FreePorts.next()));
     env.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
+    // tests poll the desired state in their bounded waits; AbuseLimitsTest tests the limit itself
+    env.put("GATEWAY_RATE_LIMITS_AGENT_POLLS_PER_MINUTE", "100000");
     return env;
   }
 

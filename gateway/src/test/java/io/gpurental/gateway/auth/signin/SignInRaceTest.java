@@ -53,7 +53,7 @@ class SignInRaceTest {
     Sessions sessions = new Sessions(vertx, new SlowStore(vertx), false, Duration.ofHours(1), Duration.ofHours(12));
     Router router = Router.router(vertx);
     new SignInRoutes(Map.of("fake", new FakeProvider()), sessions, null, new Csrf(URI.create("http://127.0.0.1")),
-        new RateLimiter(vertx, hazelcast), new RateLimitConfig(1000, 1000, 1000), URI.create("http://127.0.0.1"))
+        new RateLimiter(vertx, hazelcast), new RateLimitConfig(1000, 1000, 1000, 1000), URI.create("http://127.0.0.1"))
         .mount(router);
     server = TestGateway.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
     base = "http://127.0.0.1:" + server.actualPort();

@@ -67,10 +67,11 @@ final class AccountAdminRepository {
 
   /** Suspends the account; false when it was suspended already. Audited in the same transaction. */
   Future<Boolean> suspend(String actorId, String accountId, String reason) {
-    return pool.withTransaction(tx -> tx.preparedQuery(SUSPEND).execute(Tuple.of(accountId, reason, actorId))
+    return pool.withTransaction(tx -> OperatorQuorum.lock(tx)
+        .compose(locked -> tx.preparedQuery(SUSPEND).execute(Tuple.of(accountId, reason, actorId)))
         .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
-            : audit(tx, actorId, "account.suspended", accountId, new JsonObject().put("suspended", false),
-                new JsonObject().put("suspended", true).put("reason", reason)).map(true)));
+            : OperatorQuorum.ensureOneLeft(tx).compose(v -> audit(tx, actorId, "account.suspended", accountId, new JsonObject().put("suspended", false),
+                new JsonObject().put("suspended", true).put("reason", reason))).map(true)));
   }
 
   /** Lifts the account's suspension; false when it was not suspended. Audited in the same transaction. */

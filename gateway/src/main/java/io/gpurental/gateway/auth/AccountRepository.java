@@ -162,9 +162,11 @@ public final class AccountRepository {
 
   /** Takes a role away; false when the account does not exist. */
   public Future<Boolean> revokeRole(String actorAccountId, String accountId, String role) {
-    return pool.withTransaction(tx -> exists(tx, accountId).compose(exists -> !exists
+    return pool.withTransaction(tx -> OperatorQuorum.lock(tx).compose(locked -> exists(tx, accountId))
+        .compose(exists -> !exists
         ? Future.succeededFuture(false)
         : tx.preparedQuery(REVOKE_ROLE).execute(Tuple.of(accountId, role))
+            .compose(v -> OperatorQuorum.ensureOneLeft(tx))
             .compose(v -> audit(tx, "account:" + actorAccountId, "role.revoked", accountId,
                 new JsonObject().put("role", role)))
             .map(true)));

@@ -24,12 +24,15 @@ import org.junit.jupiter.api.Test;
 class AbuseLimitsTest {
   private static TestGateway node;
   private static WebSession victor;
+  private static FakeAgent agent;
 
   @BeforeAll
   static void start(TestGateway gateway) {
     node = gateway;
     victor = new WebSession();
     victor.signIn(node, "github", "victor");
+    // before the sign-in test spends the limit of 3
+    agent = FakeAgent.enrolledHost(node, ApiClient.signIn(node, "operator"), "NVIDIA H100 80GB HBM3", 1);
   }
 
   @Test
@@ -46,7 +49,6 @@ class AbuseLimitsTest {
 
   @Test
   void desiredStateFetchesBeyondTheLimitAre429PerHost() {
-    FakeAgent agent = FakeAgent.enrolledHost(node, ApiClient.signIn(node, "operator"), "NVIDIA H100 80GB HBM3", 1);
     assertTooMany(firstRefusal(7, () -> agent.desiredState(null, 0).join()));
   }
 

@@ -24,12 +24,15 @@ record ContainerSpec(String name, DesiredInstance instance, Map<String, String> 
   static final List<String> CAPABILITIES = List.of("CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL",
       "SETGID", "SETUID", "NET_BIND_SERVICE");
   static final String WORKSPACE = "/workspace";
+  static final long LOG_BYTES = 1024 * 1024;
 
   JsonObject podman() {
     JsonObject body = new JsonObject().put("name", name).put("image", instance.image().ref())
         .put("entrypoint", new JsonArray(SshBundle.command())).put("command", new JsonArray())
         .put("labels", new JsonObject(Map.copyOf(labels))).put("init", true)
         .put("env", new JsonObject().put("LD_LIBRARY_PATH", SshBundle.LIBRARY_PATH))
+        // a renter can write to PID 1's stdout: the engine's log of it must not fill the host's disk
+        .put("log_configuration", new JsonObject().put("driver", "k8s-file").put("size", LOG_BYTES))
         .put("devices", new JsonArray(instance.gpus().stream()
             .map(g -> new JsonObject().put("path", "nvidia.com/gpu=" + g.uuid())).toList()))
         .put("cap_drop", new JsonArray(List.of("ALL"))).put("cap_add", new JsonArray(CAPABILITIES))
@@ -59,6 +62,8 @@ record ContainerSpec(String name, DesiredInstance instance, Map<String, String> 
 
   JsonObject docker() {
     JsonObject host = new JsonObject().put("Init", true).put("Privileged", false)
+        .put("LogConfig", new JsonObject().put("Type", "json-file")
+            .put("Config", new JsonObject().put("max-size", Long.toString(LOG_BYTES)).put("max-file", "1")))
         .put("CapDrop", new JsonArray(List.of("ALL"))).put("CapAdd", new JsonArray(CAPABILITIES))
         .put("SecurityOpt", new JsonArray(List.of("no-new-privileges:true")))
         .put("Sysctls", new JsonObject().put("net.ipv6.conf.all.disable_ipv6", "1"))

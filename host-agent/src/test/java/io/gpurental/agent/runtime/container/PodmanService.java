@@ -14,17 +14,17 @@ import java.util.UUID;
  * test runs never share one), plus a CDI spec whose {@code nvidia.com/gpu=<UUID>} devices are
  * harmless device nodes (copies of /dev/null) made for this run. Needs .ci/podman-setup.sh first.
  */
-final class PodmanService implements AutoCloseable {
-  static final String IMAGE = "localhost/gpr-test:bookworm";
+public final class PodmanService implements AutoCloseable {
+  public static final String IMAGE = "localhost/gpr-test:bookworm";
 
-  final Path dir;
-  final Path socket;
-  final String run = UUID.randomUUID().toString().substring(0, 8);
-  final List<String> gpuUuids = new ArrayList<>();
+  public final Path dir;
+  public final Path socket;
+  public final String run = UUID.randomUUID().toString().substring(0, 8);
+  public final List<String> gpuUuids = new ArrayList<>();
   private final Path cdiSpec;
   private final Process service;
 
-  PodmanService(int gpus) throws IOException {
+  public PodmanService(int gpus) throws IOException {
     Commands.Result image = Commands.system().run(List.of("podman", "image", "exists", IMAGE), Duration.ofSeconds(30));
     if (!image.ok()) {
       throw new IllegalStateException("no test image " + IMAGE + ": run .ci/podman-setup.sh first");
@@ -64,7 +64,7 @@ final class PodmanService implements AutoCloseable {
     return Path.of("/dev/gpr-test-" + run + "-" + i);
   }
 
-  static Commands.Result ok(String... argv) throws IOException {
+  public static Commands.Result ok(String... argv) throws IOException {
     Commands.Result r = Commands.system().run(List.of(argv), Duration.ofSeconds(60));
     if (!r.ok()) {
       throw new IOException(String.join(" ", argv) + ": " + r.summary());
@@ -73,7 +73,7 @@ final class PodmanService implements AutoCloseable {
   }
 
   /** podman's own view (the CLI, not the service under test), for assertions. */
-  static String podman(String... args) throws IOException {
+  public static String podman(String... args) throws IOException {
     List<String> argv = new ArrayList<>(List.of("podman"));
     argv.addAll(List.of(args));
     return ok(argv.toArray(String[]::new)).out().strip();

@@ -9,12 +9,12 @@ import java.time.Duration;
 import java.util.List;
 
 /** A renter with a key pair who logs in with the real ssh client and a strict known_hosts. */
-final class Ssh {
+public final class Ssh {
   final Path key;
-  final String publicKey;
+  public final String publicKey;
   private final Path dir;
 
-  Ssh(Path dir) throws IOException {
+  public Ssh(Path dir) throws IOException {
     this.dir = dir;
     this.key = dir.resolve("renter_key");
     PodmanService.ok("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "renter", "-f", key.toString());
@@ -22,7 +22,7 @@ final class Ssh {
   }
 
   /** Runs {@code command} as the endpoint's user; known_hosts holds only the reported host key. */
-  Commands.Result run(SshEndpoint ssh, String command) throws IOException {
+  public Commands.Result run(SshEndpoint ssh, String command) throws IOException {
     Path knownHosts = dir.resolve("known_hosts-" + ssh.port());
     Files.writeString(knownHosts, "[" + ssh.host() + "]:" + ssh.port() + " " + ssh.hostKey() + "\n");
     return Commands.system().run(List.of("ssh", "-i", key.toString(), "-p", Integer.toString(ssh.port()),

@@ -5,9 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# docker-registry: a local registry of its own for the uncached-pull test (no registry is reachable)
 need=()
 for tool in podman:podman runc:runc newuidmap:uidmap mmdebstrap:mmdebstrap dropbear:dropbear-bin \
-    dropbearconvert:dropbear-bin ssh-keygen:openssh-client ssh:openssh-client iptables:iptables; do
+    dropbearconvert:dropbear-bin ssh-keygen:openssh-client ssh:openssh-client iptables:iptables \
+    docker-registry:docker-registry; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${tool%%:*}" ] || need+=("${tool##*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -46,21 +46,46 @@ public final class Images {
       if (engine.image(ref) != null) {
         return;
       }
+      progress.pulled(0, null);
       Map<String, long[]> layers = new HashMap<>();
       engine.pull(ref, PULL_TIMEOUT, event -> {
-        JsonObject detail = event.getJsonObject("progressDetail");
-        String layer = event.getString("id");
-        if (detail == null || layer == null || !detail.containsKey("current")) {
-          return;
+        if (layerProgress(event, layers)) {
+          long done = layers.values().stream().mapToLong(l -> l[0]).sum();
+          long total = layers.values().stream().mapToLong(l -> l[1]).sum();
+          progress.pulled(done, total > 0 && layers.values().stream().allMatch(l -> l[1] > 0) ? total : null);
         }
-        layers.put(layer, new long[] {detail.getLong("current", 0L), detail.getLong("total", 0L)});
-        long done = layers.values().stream().mapToLong(l -> l[0]).sum();
-        long total = layers.values().stream().mapToLong(l -> l[1]).sum();
-        progress.pulled(done, total > 0 ? total : null);
       });
     } catch (IOException e) {
       throw new InstanceFailure(InstanceFailure.IMAGE_UNAVAILABLE, e.getMessage());
     }
+  }
+
+  /**
+   * Bytes per layer from the engine's events: {@code Downloading} carries current/total (Docker
+   * always; Podman 4.3 only on pulls slow enough for its progress ticks), {@code Download complete}
+   * makes a layer whole. True when something changed.
+   */
+  private static boolean layerProgress(JsonObject event, Map<String, long[]> layers) {
+    String layer = event.getString("id");
+    String status = String.valueOf(event.getString("status"));
+    JsonObject detail = event.getJsonObject("progressDetail", new JsonObject());
+    if (layer == null) {
+      return false;
+    }
+    if (status.startsWith("Downloading") && detail.containsKey("current")) {
+      layers.put(layer, new long[] {detail.getLong("current", 0L), detail.getLong("total", 0L)});
+      return true;
+    }
+    if (status.startsWith("Pulling fs layer")) {
+      layers.putIfAbsent(layer, new long[] {0, 0});
+      return true;
+    }
+    long[] known = layers.get(layer);
+    if (status.startsWith("Download complete") && known != null && known[1] > 0) {
+      known[0] = known[1];
+      return true;
+    }
+    return false;
   }
 
   void used(String ref) {

@@ -39,6 +39,7 @@ class ContainerAgentTest {
 
   @AfterAll
   static void close() throws IOException {
+    podman.sweep(podman.runtime(vertx, "agent-state", io.gpurental.agent.runtime.PortRange.parse("44000-44999")));
     vertx.close().await();
     podman.close();
   }

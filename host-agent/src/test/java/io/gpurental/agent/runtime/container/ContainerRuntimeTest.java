@@ -42,19 +42,13 @@ class ContainerRuntimeTest {
 
   @AfterAll
   static void close() throws IOException {
-    ContainerRuntime runtime = runtime();
-    for (ActualInstance left : runtime.list().await()) {
-      if (left.id().startsWith("rsv_" + podman.run) && System.getenv("GPR_KEEP") == null) {
-        runtime.stop(left.id()).await();
-      }
-    }
+    podman.sweep(runtime());
     vertx.close().await();
     podman.close();
   }
 
   static ContainerRuntime runtime() {
-    return new ContainerRuntime(vertx, new ContainerRuntime.Settings(podman.socket, stateDir, "127.0.0.1",
-        new PortRange(42000, 42999), Path.of("/usr/sbin/dropbear"), null), Commands.system());
+    return podman.runtime(vertx, "state", new PortRange(42000, 42999));
   }
 
   static DesiredInstance instance(String name, int gpu, List<Integer> ports) {

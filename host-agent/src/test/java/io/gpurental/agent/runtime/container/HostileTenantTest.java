@@ -36,15 +36,14 @@ class HostileTenantTest {
 
   @AfterAll
   static void close() throws IOException {
+    podman.sweep(podman.runtime(vertx, "state", new PortRange(43000, 43999)));
     vertx.close().await();
     podman.close();
   }
 
   @Test
   void aHostileTenantCannotWedgeTheAgentAndIsStillEvicted() throws Exception {
-    ContainerRuntime runtime = new ContainerRuntime(vertx, new ContainerRuntime.Settings(podman.socket,
-        podman.dir.resolve("state"), "127.0.0.1", new PortRange(43000, 43999), Path.of("/usr/sbin/dropbear"), null),
-        Commands.system());
+    ContainerRuntime runtime = podman.runtime(vertx, "state", new PortRange(43000, 43999));
     DesiredInstance d = new DesiredInstance("rsv_" + podman.run + "h", "root", null, renter.publicKey,
         List.of(new DesiredInstance.Gpu(0, podman.gpuUuids.get(0))), new DesiredInstance.Image(PodmanService.IMAGE, List.of()),
         new DesiredInstance.Limits(0.5, 256L, null, 128L, null));

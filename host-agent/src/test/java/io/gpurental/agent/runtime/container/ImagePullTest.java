@@ -63,6 +63,7 @@ class ImagePullTest {
 
   @AfterAll
   static void close() throws IOException {
+    podman.sweep(podman.runtime(vertx, "state", new PortRange(45000, 45999)));
     vertx.close().await();
     podman.close();
     Commands.system().run(List.of("podman", "rmi", "-f", ref), java.time.Duration.ofSeconds(60));
@@ -72,9 +73,7 @@ class ImagePullTest {
 
   @Test
   void anUncachedImageIsPulledWithProgressThenRuns() throws Exception {
-    ContainerRuntime runtime = new ContainerRuntime(vertx, new ContainerRuntime.Settings(podman.socket,
-        podman.dir.resolve("state"), "127.0.0.1", new PortRange(45000, 45999), Path.of("/usr/sbin/dropbear"), null),
-        Commands.system());
+    ContainerRuntime runtime = podman.runtime(vertx, "state", new PortRange(45000, 45999));
     List<InstanceReport> reports = new CopyOnWriteArrayList<>();
     runtime.progress((id, report) -> reports.add(report));
     DesiredInstance d = new DesiredInstance("rsv_" + podman.run + "p", "root", null, renter.publicKey,

@@ -79,6 +79,21 @@ public final class PodmanService implements AutoCloseable {
     return ok(argv.toArray(String[]::new)).out().strip();
   }
 
+  /** Removes every instance of this run that a failed test left behind (others' are not touched). */
+  public void sweep(ContainerRuntime runtime) {
+    for (io.gpurental.agent.runtime.InstanceRuntime.ActualInstance left : runtime.list().await()) {
+      if (left.id().startsWith("rsv_" + run)) {
+        runtime.stop(left.id()).await();
+      }
+    }
+  }
+
+  /** A runtime on this service, with its state in {@code dir/name} and ports from {@code ports}. */
+  public ContainerRuntime runtime(io.vertx.core.Vertx vertx, String name, io.gpurental.agent.runtime.PortRange ports) {
+    return new ContainerRuntime(vertx, new ContainerRuntime.Settings(socket, dir.resolve(name), "127.0.0.1", ports,
+        Path.of("/usr/sbin/dropbear"), null), Commands.system());
+  }
+
   @Override
   public void close() throws IOException {
     service.destroy();

@@ -121,6 +121,33 @@ class ContainerRuntimeTest {
     assertTrue(restarted.list().await().stream().noneMatch(i -> i.id().startsWith("rsv_" + podman.run)));
   }
 
+  /**
+   * Start times with a cached image, five in a row on one runtime: call → running, and call → a
+   * finished ssh login. The issue's target is 3 s / 5 s at p50; the bound asserted here is looser
+   * because this machine's two cores are shared.
+   */
+  @Test
+  void startTimesWithACachedImage() throws Exception {
+    ContainerRuntime runtime = runtime();
+    List<Long> toRunning = new java.util.ArrayList<>();
+    List<Long> toLogin = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      DesiredInstance d = instance("t" + i, 0, List.of());
+      long began = System.nanoTime();
+      SshEndpoint ssh = runtime.start(d).await();
+      toRunning.add((System.nanoTime() - began) / 1_000_000);
+      assertEquals("root", renter.run(ssh, "whoami").out().strip());
+      toLogin.add((System.nanoTime() - began) / 1_000_000);
+      runtime.stop(d.id()).await();
+    }
+    System.out.printf("cached image, 5 starts: call->running %s ms, call->ssh login %s ms%n", toRunning, toLogin);
+    assertTrue(median(toRunning) < 10_000 && median(toLogin) < 10_000, toRunning + " " + toLogin);
+  }
+
+  static long median(List<Long> values) {
+    return values.stream().sorted().toList().get(values.size() / 2);
+  }
+
   /** A connect from inside; REJECT answers at once, so 3 s only bounds a broken rule. */
   static String reach(String name, String address, int port) {
     return "if timeout 3 bash -c 'echo > /dev/tcp/" + address + "/" + port + "' 2>/dev/null; then echo " + name

@@ -158,7 +158,8 @@ public final class ContainerRuntime implements InstanceRuntime {
     }
     images.ensure(d.image().ref(), (done, total) -> progress.accept(d.id(), InstanceReport.pulling(done, total)));
     String hostKey = files.prepare(d.id(), d.sshPublicKey());
-    List<Integer> ports = hostPorts.reserve(d.id(), 1 + (d.image().ports() == null ? 0 : d.image().ports().size()));
+    List<Integer> ports = hostPorts.reserve(d.id(), 1 + (d.image().ports() == null ? 0 : d.image().ports().size()),
+        rules.forwardedPorts());
     List<Port> extra = new ArrayList<>();
     for (int i = 1; i < ports.size(); i++) {
       extra.add(new Port(d.image().ports().get(i - 1), ports.get(i)));

@@ -68,6 +68,25 @@ final class EgressRules {
         && commands.run(List.of("iptables", "-w", "5", "-S", chain("F", instanceId)), TIMEOUT).ok();
   }
 
+  /**
+   * Host ports the NAT table forwards somewhere. Podman 4.3's netavark leaves a container's DNAT
+   * rule behind when the container restarts (seen here: the old rule wins and the port leads to a
+   * dead address), so a port with any DNAT rule is not handed out again. Empty when unreadable.
+   */
+  java.util.Set<Integer> forwardedPorts() {
+    java.util.Set<Integer> ports = new java.util.HashSet<>();
+    try {
+      Commands.Result nat = commands.run(List.of("iptables", "-w", "5", "-t", "nat", "-S"), TIMEOUT);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("--dport (\\d+) .*-j DNAT").matcher(nat.out());
+      while (m.find()) {
+        ports.add(Integer.parseInt(m.group(1)));
+      }
+    } catch (IOException e) {
+      // the bind check still applies
+    }
+    return ports;
+  }
+
   /** Removes the jumps and both chains; fine when they are not there. */
   synchronized void remove(String instanceId) throws IOException {
     for (String[] pair : new String[][] {{"INPUT", chain("I", instanceId)}, {"FORWARD", chain("F", instanceId)}}) {

@@ -26,9 +26,11 @@ final class HostPorts {
     byInstance.put(id, List.copyOf(ports));
   }
 
-  synchronized List<Integer> reserve(String id, int count) {
+  /** {@code forwarded}: ports the engine's NAT rules still name (see EgressRules#forwardedPorts). */
+  synchronized List<Integer> reserve(String id, int count, java.util.Set<Integer> forwarded) {
     byInstance.remove(id);
-    List<Integer> used = byInstance.values().stream().flatMap(List::stream).toList();
+    java.util.Set<Integer> used = new java.util.HashSet<>(forwarded);
+    byInstance.values().forEach(used::addAll);
     List<Integer> chosen = new ArrayList<>();
     for (int port = range.first(); port <= range.last() && chosen.size() < count; port++) {
       if (!used.contains(port) && bindable(port)) {

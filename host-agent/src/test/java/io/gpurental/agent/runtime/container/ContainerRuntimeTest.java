@@ -86,6 +86,7 @@ class ContainerRuntimeTest {
           reach("host", gatewayA, agentSide.getLocalPort()), reach("other", addressB, 22),
           "echo kept > /workspace/marker");
       String inside = renter.run(sshA, probe).out();
+      System.out.println("inside instance a:\n" + inside);
       assertTrue(inside.contains("gpr-test-" + podman.run + "-0"), inside);
       assertFalse(inside.contains("gpr-test-" + podman.run + "-1"), "the other instance's GPU is visible: " + inside);
       assertFalse(inside.contains(podman.gpuUuids.get(1)), inside);
@@ -97,18 +98,33 @@ class ContainerRuntimeTest {
       assertTrue(inside.contains("host CLOSED") && inside.contains("other CLOSED"), inside);
     }
     String rules = PodmanService.ok("iptables", "-S", EgressRules.chain("F", a.id())).out();
+    System.out.println("rules of instance a:\n" + rules + PodmanService.ok("iptables", "-S", EgressRules.chain("I", a.id())).out());
     for (String range : List.of("169.254.169.254/32", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16")) {
       assertTrue(rules.contains("-d " + range + " -j REJECT"), rules);
     }
     assertTrue(PodmanService.ok("iptables", "-S", "FORWARD").out().contains("-j " + EgressRules.chain("F", a.id())));
 
-    ContainerRuntime restarted = runtime();
-    List<ActualInstance> adopted = restarted.list().await().stream()
-        .filter(i -> i.id().equals(a.id()) || i.id().equals(b.id())).toList();
+    // control, and a reboot that flushed the rules: without them the host port is open, and the
+    // adopting runtime installs them again
+    String gateway = Names.gateway(network(a.id()));
+    try (ServerSocket agentSide = new ServerSocket(0)) {
+      String probeHost = reach("host", gateway, agentSide.getLocalPort());
+      new EgressRules(Commands.system()).remove(a.id());
+      assertTrue(renter.run(sshA, probeHost).out().contains("host OPEN"), "the rules are what closes it");
+      ContainerRuntime restarted = runtime();
+      List<ActualInstance> adopted = restarted.list().await().stream()
+          .filter(i -> i.id().equals(a.id()) || i.id().equals(b.id())).toList();
+      assertTrue(renter.run(sshA, probeHost).out().contains("host CLOSED"), "rules installed again on adoption");
+      adoptedWithoutDuplicatesThenRemoved(restarted, adopted, a, b, sshA, sshB);
+    }
+  }
+
+  private void adoptedWithoutDuplicatesThenRemoved(ContainerRuntime restarted, List<ActualInstance> adopted, DesiredInstance a,
+      DesiredInstance b, SshEndpoint sshA, SshEndpoint sshB) throws Exception {
     assertEquals(2, adopted.size(), adopted.toString());
     assertTrue(adopted.stream().allMatch(ActualInstance::healthy), adopted.toString());
     assertEquals(sshA, adopted.stream().filter(i -> i.id().equals(a.id())).findFirst().orElseThrow().ssh());
-    assertEquals(runtime.ports(a.id()), restarted.ports(a.id()));
+    assertEquals(List.of(8888), restarted.ports(a.id()).stream().map(Port::containerPort).toList());
     assertEquals("kept", renter.run(sshA, "cat /workspace/marker").out().strip());
     assertEquals("1", PodmanService.podman("ps", "-a", "-q", "--filter", "label=" + ContainerRuntime.LABEL + "=" + a.id())
         .lines().count() + "");

@@ -31,6 +31,8 @@ final class ContainerSupport {
   private final RuntimeKind kind;
   private final ContainerRuntime containers;
   private boolean maintaining;
+  private final java.util.concurrent.atomic.AtomicBoolean listing = new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile List<GatewayClient.CachedImage> images = List.of();
 
   ContainerSupport(Vertx vertx, RuntimeKind kind, ContainerRuntime containers) {
     this.vertx = vertx;
@@ -61,20 +63,33 @@ final class ContainerSupport {
     }
   }
 
-  /** For the heartbeat (blocking: the caller is on a worker); null without the container runtime. */
+  /**
+   * For the heartbeat: the image cache as last listed (a listing starts in the background, so a
+   * slow or hung engine never delays a heartbeat) and the dirty GPUs; null without the container
+   * runtime.
+   */
   GatewayClient.ContainerState heartbeatState() {
     if (containers == null) {
       return null;
     }
-    List<GatewayClient.CachedImage> images;
-    try {
-      images = containers.images().cached().stream()
-          .map(i -> new GatewayClient.CachedImage(i.ref(), i.digest(), i.sizeBytes(), i.lastUsedAt())).toList();
-    } catch (java.io.IOException e) {
-      LOG.warn("cannot list the engine's images: {}", e.getMessage());
-      images = List.of();
-    }
+    refreshImages();
     return new GatewayClient.ContainerState(images, List.copyOf(containers.dirtyGpus()));
+  }
+
+  private void refreshImages() {
+    if (!listing.compareAndSet(false, true)) {
+      return;
+    }
+    vertx.executeBlocking(() -> containers.images().cached().stream()
+        .map(i -> new GatewayClient.CachedImage(i.ref(), i.digest(), i.sizeBytes(), i.lastUsedAt())).toList(), false)
+        .onComplete(ar -> {
+          listing.set(false);
+          if (ar.succeeded()) {
+            images = ar.result();
+          } else {
+            LOG.warn("cannot list the engine's images: {}", ar.cause().getMessage());
+          }
+        });
   }
 
   /** Pre-pulls the templates and evicts past the limit, never an image a desired instance uses. */

@@ -107,6 +107,7 @@ public final class ContainerRuntime implements InstanceRuntime {
   }
 
   private List<ActualInstance> listBlocking() throws IOException {
+    gpus.check(List.of()); // a GPU found dirty is looked at again on every listing until clean
     Map<String, JsonObject> containers = Labels.byInstance(engine.containers(LABEL), "Labels");
     List<ActualInstance> found = new ArrayList<>();
     for (Map.Entry<String, JsonObject> c : containers.entrySet()) {

@@ -20,6 +20,7 @@ public final class AgentOptions {
   private PortRange sshPorts = new PortRange(22000, 22999);
   private java.nio.file.Path engineSocket = java.nio.file.Path.of("/var/run/docker.sock");
   private java.nio.file.Path dropbear = java.nio.file.Path.of("/usr/sbin/dropbear");
+  private String containerScope = "gpu-host-agent";
   private String sshd = "/usr/sbin/sshd";
   private Duration simulatedRunningDelay = Duration.ofSeconds(8);
   private Duration reconcileInterval = Duration.ofSeconds(30);
@@ -99,6 +100,19 @@ public final class AgentOptions {
 
   public AgentOptions engineSocket(java.nio.file.Path socket) {
     this.engineSocket = Objects.requireNonNull(socket);
+    return this;
+  }
+
+  /**
+   * The value of the {@code io.gpurental.agent} label on everything this agent creates; it adopts
+   * and removes only objects with its own (tests give each run its own).
+   */
+  public String containerScope() {
+    return containerScope;
+  }
+
+  public AgentOptions containerScope(String scope) {
+    this.containerScope = Objects.requireNonNull(scope);
     return this;
   }
 

@@ -119,7 +119,7 @@ final class AgentVerticle extends VerticleBase {
           options.sshd(), Commands.system());
       case CONTAINER -> containers = new ContainerRuntime(vertx, new ContainerRuntime.Settings(
           options.engineSocket(), options.stateDir(), requireAddress(), options.sshPorts(), options.dropbear(),
-          options.nvidiaSmi()), Commands.system());
+          options.nvidiaSmi(), options.containerScope()), Commands.system());
       case SIMULATED -> new SimulatedRuntime(vertx, options.simulatedRunningDelay(),
           options.publicAddress() == null ? "127.0.0.1" : options.publicAddress(), options.sshPorts(),
           options.simulatedHost());

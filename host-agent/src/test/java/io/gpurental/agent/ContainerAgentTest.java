@@ -46,7 +46,7 @@ class ContainerAgentTest {
 
   AgentOptions options(FakeGateway gateway, Path stateDir) {
     return new AgentOptions(gateway.url(), stateDir).runtime(RuntimeKind.CONTAINER)
-        .engineSocket(podman.socket).publicAddress("127.0.0.1").sshPorts(io.gpurental.agent.runtime.PortRange.parse("44000-44999"))
+        .engineSocket(podman.socket).containerScope("test-" + podman.run).publicAddress("127.0.0.1").sshPorts(io.gpurental.agent.runtime.PortRange.parse("44000-44999"))
         .nvidiaSmi(AgentProtocolTest.STAND_IN.toString()).desiredStateWaitSeconds(2).maxBackoff(Duration.ofSeconds(1))
         .ipmitool(stateDir.resolve("no-ipmitool").toString()).smartctl(stateDir.resolve("no-smartctl").toString());
   }

@@ -35,6 +35,11 @@ public final class ContainerRuntime implements InstanceRuntime {
   static final String LABEL_SSH_PORT = "io.gpurental.ssh-port";
   static final String LABEL_PORTS = "io.gpurental.ports";
   static final String LABEL_GPUS = "io.gpurental.gpus";
+  /**
+   * Which agent owns the object: an agent adopts and removes only its own scope's instances, so a
+   * second agent (or a second test run) on the same engine is never taken for leftovers.
+   */
+  static final String LABEL_SCOPE = "io.gpurental.agent";
 
   private final Vertx vertx;
   private final Engine engine;
@@ -45,6 +50,7 @@ public final class ContainerRuntime implements InstanceRuntime {
   private final String publicAddress;
   private final Images images;
   private final Map<String, List<Port>> published = new ConcurrentHashMap<>();
+  private final String scope;
   private volatile BiConsumer<String, InstanceReport> progress = (id, report) -> { };
   private volatile Boolean diskQuota;
 
@@ -57,11 +63,12 @@ public final class ContainerRuntime implements InstanceRuntime {
     this.gpus = new GpuCleanliness(settings.nvidiaSmi(), commands);
     this.publicAddress = settings.publicAddress();
     this.images = new Images(engine);
+    this.scope = settings.scope();
   }
 
   /** Where the engine is and what the runtime may use. */
   public record Settings(Path socket, Path stateDir, String publicAddress,
-      io.gpurental.agent.runtime.PortRange ports, Path dropbear, String nvidiaSmi) {
+      io.gpurental.agent.runtime.PortRange ports, Path dropbear, String nvidiaSmi, String scope) {
   }
 
   /** Where {@code pulling} reports go (the reconciler's reporter). */
@@ -108,7 +115,7 @@ public final class ContainerRuntime implements InstanceRuntime {
 
   private List<ActualInstance> listBlocking() throws IOException {
     gpus.check(List.of()); // a GPU found dirty is looked at again on every listing until clean
-    Map<String, JsonObject> containers = Labels.byInstance(engine.containers(LABEL), "Labels");
+    Map<String, JsonObject> containers = Labels.byInstance(engine.containers(scoped()), "Labels");
     List<ActualInstance> found = new ArrayList<>();
     for (Map.Entry<String, JsonObject> c : containers.entrySet()) {
       String id = c.getKey();
@@ -120,12 +127,12 @@ public final class ContainerRuntime implements InstanceRuntime {
       found.add(new ActualInstance(id, ssh, ssh == null ? InstanceFailure.RUNTIME_ERROR : null));
     }
     // a network or volume without its container is the leftover of a start or stop cut short
-    for (String id : Labels.byInstance(engine.networks(LABEL), "Labels").keySet()) {
+    for (String id : Labels.byInstance(engine.networks(scoped()), "Labels").keySet()) {
       if (!containers.containsKey(id)) {
         found.add(new ActualInstance(id, null, InstanceFailure.RUNTIME_ERROR));
       }
     }
-    for (String id : Labels.byInstance(engine.volumes(LABEL), "Labels").keySet()) {
+    for (String id : Labels.byInstance(engine.volumes(scoped()), "Labels").keySet()) {
       if (!containers.containsKey(id) && found.stream().noneMatch(a -> a.id().equals(id))) {
         found.add(new ActualInstance(id, null, InstanceFailure.RUNTIME_ERROR));
       }
@@ -149,6 +156,10 @@ public final class ContainerRuntime implements InstanceRuntime {
     }
   }
 
+  private String scoped() {
+    return LABEL_SCOPE + "=" + scope;
+  }
+
   private SshEndpoint startBlocking(DesiredInstance d) throws IOException {
     Names.check(d.id());
     if (d.gpus().isEmpty() || d.gpus().stream().anyMatch(g -> gpus.dirty().contains(g.uuid()))) {
@@ -166,9 +177,10 @@ public final class ContainerRuntime implements InstanceRuntime {
       extra.add(new Port(d.image().ports().get(i - 1), ports.get(i)));
     }
     Map<String, String> labels = Labels.forInstance(d, ports.get(0), extra);
+    labels.put(LABEL_SCOPE, scope);
     JsonObject net = ensureNetwork(d.id(), labels);
-    if (Labels.byInstance(engine.volumes(LABEL + "=" + d.id()), "Labels").isEmpty()) {
-      engine.createVolume(Names.volume(d.id()), new JsonObject().put(LABEL, d.id()));
+    if (Labels.byInstance(engine.volumes(scoped(), LABEL + "=" + d.id()), "Labels").isEmpty()) {
+      engine.createVolume(Names.volume(d.id()), new JsonObject().put(LABEL, d.id()).put(LABEL_SCOPE, scope));
     }
     engine.remove(Names.container(d.id())); // a container left by a start cut short
     create(new ContainerSpec(Names.container(d.id()), d, labels, Names.network(d.id()), Names.volume(d.id()),
@@ -187,7 +199,7 @@ public final class ContainerRuntime implements InstanceRuntime {
     JsonObject net = engine.network(Names.network(id));
     if (net == null) {
       engine.createNetwork(new JsonObject().put("Name", Names.network(id)).put("CheckDuplicate", true)
-          .put("Driver", "bridge").put("Labels", new JsonObject().put(LABEL, id)));
+          .put("Driver", "bridge").put("Labels", new JsonObject().put(LABEL, id).put(LABEL_SCOPE, scope)));
       net = engine.network(Names.network(id));
     }
     return net;

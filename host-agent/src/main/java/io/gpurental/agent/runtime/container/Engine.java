@@ -47,8 +47,9 @@ final class Engine {
     return podman;
   }
 
-  JsonArray containers(String label) throws IOException {
-    return array(http.call("GET", API + "/containers/json?all=true&filters=" + filter(label), null, QUICK), "list containers");
+  /** Containers carrying every one of {@code labels} ({@code key=value} or {@code key}). */
+  JsonArray containers(String... labels) throws IOException {
+    return array(http.call("GET", API + "/containers/json?all=true&filters=" + filter(labels), null, QUICK), "list containers");
   }
 
   /** Null when there is no such container. */
@@ -107,8 +108,8 @@ final class Engine {
     }
   }
 
-  JsonArray networks(String label) throws IOException {
-    return array(http.call("GET", API + "/networks?filters=" + filter(label), null, QUICK), "list networks");
+  JsonArray networks(String... labels) throws IOException {
+    return array(http.call("GET", API + "/networks?filters=" + filter(labels), null, QUICK), "list networks");
   }
 
   JsonObject createNetwork(JsonObject body) throws IOException {
@@ -128,8 +129,8 @@ final class Engine {
     }
   }
 
-  JsonArray volumes(String label) throws IOException {
-    JsonObject answer = ok(http.call("GET", API + "/volumes?filters=" + filter(label), null, QUICK), "list volumes").json();
+  JsonArray volumes(String... labels) throws IOException {
+    JsonObject answer = ok(http.call("GET", API + "/volumes?filters=" + filter(labels), null, QUICK), "list volumes").json();
     JsonArray volumes = answer.getJsonArray("Volumes");
     return volumes == null ? new JsonArray() : volumes;
   }
@@ -186,8 +187,8 @@ final class Engine {
     }
   }
 
-  private static String filter(String label) {
-    return encode(new JsonObject().put("label", new JsonArray(List.of(label))).encode());
+  private static String filter(String... labels) {
+    return encode(new JsonObject().put("label", new JsonArray(List.of((Object[]) labels))).encode());
   }
 
   static String encode(String text) {

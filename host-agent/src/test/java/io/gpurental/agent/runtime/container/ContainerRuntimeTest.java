@@ -122,6 +122,11 @@ class ContainerRuntimeTest {
   private void adoptedWithoutDuplicatesThenRemoved(ContainerRuntime restarted, List<ActualInstance> adopted, DesiredInstance a,
       DesiredInstance b, SshEndpoint sshA, SshEndpoint sshB) throws Exception {
     assertEquals(2, adopted.size(), adopted.toString());
+    ContainerRuntime otherAgent = new ContainerRuntime(vertx, new ContainerRuntime.Settings(podman.socket,
+        podman.dir.resolve("other"), "127.0.0.1", new PortRange(42000, 42999), Path.of("/usr/sbin/dropbear"), null,
+        "another-agent"), Commands.system());
+    assertTrue(otherAgent.list().await().stream().noneMatch(i -> i.id().equals(a.id())),
+        "another agent on the same engine takes none of this one's instances for its own leftovers");
     assertTrue(adopted.stream().allMatch(ActualInstance::healthy), adopted.toString());
     assertEquals(sshA, adopted.stream().filter(i -> i.id().equals(a.id())).findFirst().orElseThrow().ssh());
     assertEquals(List.of(8888), restarted.ports(a.id()).stream().map(Port::containerPort).toList());

@@ -58,7 +58,9 @@ class HostileTenantTest {
         "head -c 8000000 /dev/zero | tr '\\0' x > /proc/1/fd/1",
         "echo planted");
     assertTrue(renter.run(ssh, plant).out().contains("planted"));
-    Commands.Result bomb = renter.run(ssh, "nohup sh -c 'f() { f | f & }; f' >/dev/null 2>&1 & echo bombed");
+    // loops that keep forking (they hold the pids limit and retry every second), then the classic bomb
+    Commands.Result bomb = renter.run(ssh, "nohup sh -c 'for i in $(seq 2000); do (while :; do sleep 1; done) & done;"
+        + " f() { f | f & }; f' >/dev/null 2>&1 & echo bombed");
     assertTrue(bomb.out().contains("bombed"), bomb.summary());
     eventuallyPidsFull(d.id());
 

@@ -91,7 +91,7 @@ public final class PodmanService implements AutoCloseable {
   /** A runtime on this service, with its state in {@code dir/name} and ports from {@code ports}. */
   public ContainerRuntime runtime(io.vertx.core.Vertx vertx, String name, io.gpurental.agent.runtime.PortRange ports) {
     return new ContainerRuntime(vertx, new ContainerRuntime.Settings(socket, dir.resolve(name), "127.0.0.1", ports,
-        Path.of("/usr/sbin/dropbear"), null), Commands.system());
+        Path.of("/usr/sbin/dropbear"), null, "test-" + run), Commands.system());
   }
 
   @Override

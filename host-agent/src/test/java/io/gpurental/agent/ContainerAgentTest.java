@@ -39,9 +39,12 @@ class ContainerAgentTest {
 
   @AfterAll
   static void close() throws IOException {
-    podman.sweep(podman.runtime(vertx, "agent-state", io.gpurental.agent.runtime.PortRange.parse("44000-44999")));
-    vertx.close().await();
-    podman.close();
+    try {
+      podman.sweep(podman.runtime(vertx, "agent-state", io.gpurental.agent.runtime.PortRange.parse("44000-44999")));
+    } finally {
+      vertx.close().await();
+      podman.close();
+    }
   }
 
   AgentOptions options(FakeGateway gateway, Path stateDir) {

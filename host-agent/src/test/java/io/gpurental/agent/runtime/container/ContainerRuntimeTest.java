@@ -42,9 +42,12 @@ class ContainerRuntimeTest {
 
   @AfterAll
   static void close() throws IOException {
-    podman.sweep(runtime());
-    vertx.close().await();
-    podman.close();
+    try {
+      podman.sweep(runtime());
+    } finally {
+      vertx.close().await();
+      podman.close();
+    }
   }
 
   static ContainerRuntime runtime() {

@@ -36,9 +36,12 @@ class HostileTenantTest {
 
   @AfterAll
   static void close() throws IOException {
-    podman.sweep(podman.runtime(vertx, "state", new PortRange(43000, 43999)));
-    vertx.close().await();
-    podman.close();
+    try {
+      podman.sweep(podman.runtime(vertx, "state", new PortRange(43000, 43999)));
+    } finally {
+      vertx.close().await();
+      podman.close();
+    }
   }
 
   @Test

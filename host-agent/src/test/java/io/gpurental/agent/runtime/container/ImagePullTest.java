@@ -63,12 +63,15 @@ class ImagePullTest {
 
   @AfterAll
   static void close() throws IOException {
-    podman.sweep(podman.runtime(vertx, "state", new PortRange(45000, 45999)));
-    vertx.close().await();
-    podman.close();
-    Commands.system().run(List.of("podman", "rmi", "-f", ref), java.time.Duration.ofSeconds(60));
-    Files.deleteIfExists(dropIn);
-    registry.destroy();
+    try {
+      podman.sweep(podman.runtime(vertx, "state", new PortRange(45000, 45999)));
+    } finally {
+      registry.destroy();
+      Files.deleteIfExists(dropIn);
+      Commands.system().run(List.of("podman", "rmi", "-f", ref), java.time.Duration.ofSeconds(60));
+      vertx.close().await();
+      podman.close();
+    }
   }
 
   @Test

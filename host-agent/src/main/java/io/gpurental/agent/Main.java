@@ -39,11 +39,11 @@ public final class Main implements Callable<Integer> {
   String enrollmentToken;
 
   @Option(names = "--runtime", defaultValue = "${env:GPR_AGENT_RUNTIME:-process}", paramLabel = "KIND",
-      description = "process, docker or simulated (default ${DEFAULT-VALUE}; env GPR_AGENT_RUNTIME).")
+      description = "process, container or simulated (default ${DEFAULT-VALUE}; env GPR_AGENT_RUNTIME).")
   RuntimeKind runtime;
 
   @Option(names = "--public-address", defaultValue = "${env:GPR_AGENT_PUBLIC_ADDRESS}", paramLabel = "ADDR",
-      description = "The address renters connect to; needed by the process and docker runtimes (env GPR_AGENT_PUBLIC_ADDRESS).")
+      description = "The address renters connect to; needed by the process and container runtimes (env GPR_AGENT_PUBLIC_ADDRESS).")
   String publicAddress;
 
   @Option(names = "--nvidia-smi", defaultValue = "${env:GPR_AGENT_NVIDIA_SMI:-nvidia-smi}", paramLabel = "PATH",
@@ -55,9 +55,15 @@ public final class Main implements Callable<Integer> {
       description = "Host ports for instances' SSH (default ${DEFAULT-VALUE}; env GPR_AGENT_SSH_PORT_RANGE).")
   PortRange sshPorts;
 
-  @Option(names = "--docker-image", defaultValue = "${env:GPR_AGENT_DOCKER_IMAGE:-ghcr.io/gpu-rental/instance-sshd:1}",
-      paramLabel = "IMAGE", description = "The sshd image of the docker runtime (default ${DEFAULT-VALUE}; env GPR_AGENT_DOCKER_IMAGE).")
-  String dockerImage;
+  @Option(names = "--engine-socket", defaultValue = "${env:GPR_AGENT_ENGINE_SOCKET:-/var/run/docker.sock}",
+      paramLabel = "PATH", description = "The Docker Engine API socket of the container runtime: Docker's, or"
+          + " podman system service's (default ${DEFAULT-VALUE}; env GPR_AGENT_ENGINE_SOCKET).")
+  Path engineSocket;
+
+  @Option(names = "--dropbear", defaultValue = "${env:GPR_AGENT_DROPBEAR:-/usr/sbin/dropbear}", paramLabel = "PATH",
+      description = "The host's dropbear (Debian's dropbear-bin), the SSH server the container runtime mounts into"
+          + " every container (default ${DEFAULT-VALUE}; env GPR_AGENT_DROPBEAR).")
+  Path dropbear;
 
   @Option(names = "--ipmitool", defaultValue = "${env:GPR_AGENT_IPMITOOL:-ipmitool}", paramLabel = "PATH",
       description = "The ipmitool asked for the server's wall power (default ${DEFAULT-VALUE}; env GPR_AGENT_IPMITOOL).")
@@ -99,7 +105,7 @@ public final class Main implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--base-load-watts must be 0-100000, got " + baseLoadWatts);
     }
     return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken).runtime(runtime)
-        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).dockerImage(dockerImage)
+        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).engineSocket(engineSocket).dropbear(dropbear)
         .ipmitool(ipmitool).smartctl(smartctl).baseLoadWatts(baseLoadWatts);
   }
 

@@ -37,8 +37,26 @@ export interface ModelArchitecture {
   total_params_b: number;
   active_params_b: number;
   layers: number;
+  kv_heads: number | null;
+  head_dim: number | null;
+  kv_lora_rank: number | null;
+  qk_rope_head_dim: number | null;
   max_context: number;
   source: string;
+}
+
+/** "70.6B parameters, 80 layers, 8 KV heads × 128; up to 131,072 tokens" */
+export function architectureLine(model: ModelArchitecture): string {
+  const format = new Intl.NumberFormat();
+  const params =
+    model.active_params_b !== model.total_params_b
+      ? `${format.format(model.total_params_b)}B parameters (${format.format(model.active_params_b)}B active)`
+      : `${format.format(model.total_params_b)}B parameters`;
+  const cache =
+    model.kv_lora_rank !== null
+      ? `latent KV cache of ${model.kv_lora_rank} + ${model.qk_rope_head_dim ?? 0} values per layer`
+      : `${model.kv_heads} KV heads × ${model.head_dim}`;
+  return `${params}, ${model.layers} layers, ${cache}; up to ${format.format(model.max_context)} tokens.`;
 }
 
 export interface WorkloadCatalog {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorsFor, Field } from '../../fields';
 import type { FieldProblem } from '../../offers';
 import {
+  architectureLine,
   CUSTOM_MODEL,
   parameterHint,
   shownParameters,
@@ -79,8 +80,14 @@ export function WorkloadPanel({ catalog, failed, chosen, serverFields, busy, onA
     const set = (value: string) => setValues((current) => ({ ...current, [parameter.name]: value }));
     const label = parameter.name === 'params_b' ? 'Size (billion parameters)' : labelOf(parameter);
     const named = parameter.name === 'model' && (presetId === 'llm-inference' || presetId === 'llm-finetune');
+    const architecture = named ? catalog?.architectures.find((model) => model.id === values.model) : undefined;
+    const hint = architecture
+      ? architectureLine(architecture)
+      : named
+        ? 'Give its size below; a usual dense shape is assumed.'
+        : parameterHint(parameter);
     return (
-      <Field key={id} id={id} label={label} hint={parameterHint(parameter)} error={errorsFor(serverFields, parameter.name)}>
+      <Field key={id} id={id} label={label} hint={hint} error={errorsFor(serverFields, parameter.name)}>
         {(props) =>
           parameter.values ? (
             <select {...props} name={parameter.name} value={values[parameter.name] ?? ''}
@@ -171,5 +178,7 @@ function labelOf(parameter: WorkloadParameter): string {
   }
   const words = parameter.name.replace(/_/g, ' ');
   const label = words.charAt(0).toUpperCase() + words.slice(1);
-  return parameter.unit && parameter.type !== 'string' ? `${label} (${parameter.unit})` : label;
+  return parameter.unit && parameter.type !== 'string' && parameter.unit !== parameter.name
+    ? `${label} (${parameter.unit})`
+    : label;
 }

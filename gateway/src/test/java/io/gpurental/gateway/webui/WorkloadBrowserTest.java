@@ -31,6 +31,8 @@ class WorkloadBrowserTest extends BrowserTestBase {
     wait.until(driver -> preset.getOptions().size() > 6);
     preset.selectByValue("llm-inference");
     new Select(wait.until(ExpectedConditions.elementToBeClickable(By.id("workload-param-model")))).selectByValue("llama-3.1-70b");
+    assertEquals("70.6B parameters, 80 layers, 8 KV heads × 128; up to 131,072 tokens.",
+        browser.driver().findElement(By.id("workload-param-model-hint")).getText(), "the named architecture's figures");
     type("workload-param-sequences", "8");
     browser.driver().findElement(By.id("workload-apply")).click();
 
@@ -39,7 +41,9 @@ class WorkloadBrowserTest extends BrowserTestBase {
     assertEquals("off_fra_l40s_01", cards.get(0).getAttribute("data-offer-id"), "cheapest in all first");
     assertTrue(cards.get(0).findElement(By.cssSelector(".offer-card__fit")).getText()
         .startsWith("4 × L40S: 192 GB for 141 GB of weights and 21 GB of KV cache at 8k context × 8 sequences"));
-    assertTrue(browser.driver().findElement(By.id("workload-summary")).getText().contains("needs 178.9 GB of VRAM"));
+    WebElement summary = browser.driver().findElement(By.id("workload-summary"));
+    assertTrue(summary.getText().contains("needs 178.9 GB of VRAM"), summary.getText());
+    browser.driver().executeScript("arguments[0].scrollIntoView()", summary);
     screenshot("workload-catalog.png");
 
     WebElement region = browser.driver().findElement(By.id("filter-region"));
@@ -80,6 +84,9 @@ class WorkloadBrowserTest extends BrowserTestBase {
     assertTrue(unmet.getText().endsWith("8 × H200 with 1,128 GB."), unmet.getText());
     assertEquals(0, browser.driver().findElements(By.cssSelector(".offer-card")).size());
     screenshot("workload-unmet.png");
+    List<String> errors = browser.consoleErrors();
+    assertTrue(!errors.isEmpty() && errors.stream().allMatch(line -> line.contains("status of 400")),
+        "only the refused context, logged by the browser: " + errors);
   }
 
   private static void type(String id, String text) {

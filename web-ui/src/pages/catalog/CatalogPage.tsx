@@ -194,7 +194,8 @@ export function CatalogPage() {
                       ? ', on one GPU or several joined by NVLink'
                       : ', on one GPU or split over several'
                     : ', on a single GPU'}
-                  . Each offer is shown at the fewest GPUs that hold it.
+                  . Each offer is shown at the fewest GPUs that hold it, priced for them; by price, the cheapest
+                  window in all comes first.
                 </p>
               )}
             </div>

@@ -85,6 +85,7 @@ class WorkloadSearchTest {
   @Test
   void fineTuningNeedsNvlinkBeyondOneGpuAndLoraFitsOneCard() {
     JsonObject full = search("&workload=llm-finetune&params_b=13&method=full");
+    assertNull(full.getJsonObject("workload").getJsonObject("parameters").getValue("model"), "a size, not the default model");
     assertEquals(Map.of("off_fra_a100_01", 4, "off_nyc_h200_01", 2, "off_nyc_h100_01", 4), counts(full),
         "259 GB: 8 × L40S would hold it, but over PCIe");
     JsonObject lora = search("&workload=llm-finetune&params_b=13&method=lora");

@@ -55,6 +55,9 @@ public final class Workloads {
     }
     if (errors.isEmpty()) {
       preset.parameters().forEach(parameter -> values.putIfAbsent(parameter.name(), parameter.defaultValue()));
+      if (values.get("params_b") != null && !given.containsKey("model")) {
+        values.put("model", null); // a size instead of a name: the default model does not apply
+      }
       Args args = new Args(values, new HashSet<>(given.keySet()));
       family.problems(args).forEach(problem -> errors.add(new Invalid.FieldError("#/" + problem[0], problem[1])));
       if (errors.isEmpty()) {

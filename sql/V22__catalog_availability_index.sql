@@ -1,0 +1,12 @@
+-- Availability that scales with the window, not with the history (issue 20).
+--
+-- Index (owner reservations, on its table reservation_gpus; for the readers of booked_gpus_view,
+-- the catalog's search above all):
+--   reservation_gpus_active_period_idx   GiST (period) WHERE active
+--
+-- A search asks which GPUs an active booking holds at any time in its window:
+-- `period && [start, end)` over booked_gpus_view (reservation_gpus WHERE active). The exclusion
+-- constraint's GiST index leads with gpu_id, so without a GPU it is read whole (every booking
+-- ever made); this index finds the window's bookings directly. The exclusion constraint stays
+-- the one guard against double booking; this index only speeds up reads.
+CREATE INDEX reservation_gpus_active_period_idx ON reservation_gpus USING gist (period) WHERE active;

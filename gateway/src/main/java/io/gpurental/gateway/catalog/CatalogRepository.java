@@ -23,13 +23,13 @@ public final class CatalogRepository {
    * $7 interconnect, $8 max base price, $9 offer id.
    * <p>Hosts are filtered first (status, model, VRAM, region, site, interconnect: all read from
    * {@code fleet_hosts_view}, whose model and VRAM are the host's GPUs' own); only the hosts left
-   * get their GPUs counted, each GPU's bookings probed through the index on (gpu_id, upper(period))
-   * (V22: only bookings that end after the window starts), and their prices and uptime read for
-   * that one offer or host, so the cost follows the hosts shown, not the fleet or its history.
+   * get their GPUs counted against the window's bookings (read once), and their prices and uptime
+   * read for that one offer or host (uptime through V22's index), so the cost follows the hosts
+   * listed rather than the whole fleet.
    */
   private static final String OFFERS = """
-      -- the GPUs booked in the window, read once through the GiST index on active booked periods
-      -- (V22); for one offer only its host's GPUs, through the exclusion constraint's index
+      -- the GPUs booked in the window, read once; for one offer only its host's GPUs, probed through
+      -- the exclusion constraint's index (gpu_id, period)
       WITH busy AS MATERIALIZED (
         SELECT gpu_id FROM booked_gpus_view WHERE $9::text IS NULL AND period && tstzrange($1, $2)
         UNION ALL
@@ -74,7 +74,8 @@ public final class CatalogRepository {
         AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)""";
   /**
    * Free GPUs of the offer's host for each hour: one range join of the hours with the bookings of
-   * the host's healthy GPUs that overlap the whole span (read once, through the V22 index), and
+   * the host's healthy GPUs that overlap the whole span (read once, through the exclusion
+   * constraint's index), and
    * the span's maintenance windows. Parameters: $1 offer id, $2 start, $3 hours.
    */
   private static final String TIMELINE = """

@@ -48,6 +48,20 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
           <dt>Uptime</dt>
           <dd class="offer-card__uptime">{formatUptime(offer.uptime_30d)} over 30 days</dd>
         </div>
+        <div>
+          <dt>Isolation</dt>
+          <dd class="offer-card__isolation">
+            {offer.isolation === 'whole_host' ? 'Whole host, one renter' : 'Own container'}
+          </dd>
+        </div>
+        {(offer.images ?? []).some((image) => image.cached) && (
+          <div>
+            <dt>Cached</dt>
+            <dd class="offer-card__cached">
+              {(offer.images ?? []).filter((image) => image.cached).map((image) => image.name).join(', ')}
+            </dd>
+          </div>
+        )}
       </dl>
       <p class="offer-card__price">
         <span class="offer-card__amount">{money(offer.all_in_per_gpu_hour)}</span>{' '}

@@ -15,7 +15,13 @@ public interface Fleet {
    * when it was due (window start or payment, whichever is later), which time-to-ready counts from.
    */
   record Launch(String reservationId, String hostId, List<Integer> gpuIndexes, String sshPublicKey, Instant endsAt,
-      Instant dueAt, Image image, Limits limits) {}
+      Instant dueAt, Image image, Limits limits) {
+    /** An instance without an image or limits (a host whose runtime uses neither). */
+    public Launch(String reservationId, String hostId, List<Integer> gpuIndexes, String sshPublicKey, Instant endsAt,
+        Instant dueAt) {
+      this(reservationId, hostId, gpuIndexes, sshPublicKey, endsAt, dueAt, null, null);
+    }
+  }
 
   /**
    * The container image to run (pinned template or allowed custom reference) and the container

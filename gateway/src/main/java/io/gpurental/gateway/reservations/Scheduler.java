@@ -117,12 +117,13 @@ final class Scheduler implements InstanceEvents {
 
   @Override
   public Future<Boolean> pulling(String reservationId, long bytesDone, Long bytesTotal) {
-    return InstanceProgress.pulling(repository.pool(), reservationId, bytesDone, bytesTotal).onSuccess(added -> {
-      if (added) {
-        repository.accountOf(reservationId).onSuccess(account -> ReservationEvents.publish(vertx, reservationId,
-            account, ReservationStatus.PROVISIONING.id()));
-      }
-    });
+    return InstanceProgressRepository.pulling(repository.pool(), reservationId, bytesDone, bytesTotal)
+        .onSuccess(added -> {
+          if (added) {
+            repository.accountOf(reservationId).onSuccess(account -> ReservationEvents.publish(vertx, reservationId,
+                account, ReservationStatus.PROVISIONING.id()));
+          }
+        });
   }
 
   @Override
@@ -133,7 +134,7 @@ final class Scheduler implements InstanceEvents {
         .compose(moved -> !moved ? Future.succeededFuture((List<String>) null)
             : ReservationRepository.setSshAccess(tx, reservationId, ssh.user() + "@" + ssh.host() + ":" + ssh.port(),
                 ssh.hostKeyFingerprint(), ssh.knownHosts())
-                .compose(v -> InstanceProgress.setPorts(tx, reservationId, ssh.ports()))
+                .compose(v -> InstanceProgressRepository.setPorts(tx, reservationId, ssh.ports()))
                 .compose(v -> ready.onRunning(tx, reservationId))))
         .compose(credited -> credited == null ? Future.succeededFuture(false)
             : payments.executeRefunds(credited).map(true))

@@ -14,7 +14,7 @@ import java.util.Locale;
  * progress (an event per tenth of the image, or per GiB when its size is not known, so a long
  * pull is visible without flooding the history) and the ports it published.
  */
-final class InstanceProgress {
+final class InstanceProgressRepository {
   private static final long GIB = 1L << 30;
   /** Only while provisioning, and once per step: a repeated report of the same step adds nothing. */
   private static final String PULL_EVENT = """
@@ -25,7 +25,7 @@ final class InstanceProgress {
       RETURNING id""";
   private static final String SET_PORTS = "UPDATE reservations SET published_ports = $2 WHERE id = $1";
 
-  private InstanceProgress() {}
+  private InstanceProgressRepository() {}
 
   /** Records the pull's step as an event (once); answers whether one was added. */
   static Future<Boolean> pulling(SqlClient client, String reservationId, long bytesDone, Long bytesTotal) {

@@ -104,8 +104,9 @@ final class ImageRepository {
   }
 
   static Future<Images.Settings> setSettings(SqlClient tx, Images.Settings settings, String actor) {
-    return tx.preparedQuery(SET_SETTINGS).execute(Tuple.of(settings.allowedRegistries().toArray(new String[0]),
-        settings.imageCacheLimitGb(), actor)).map(rows -> settings(rows.iterator().next()));
+    return tx.preparedQuery(SET_SETTINGS).execute(Tuple.from(new Object[] {
+        settings.allowedRegistries().toArray(new String[0]), settings.imageCacheLimitGb(), actor}))
+        .map(rows -> settings(rows.iterator().next()));
   }
 
   /** What every host keeps cached (every live template) and the cache's limit. */
@@ -121,13 +122,14 @@ final class ImageRepository {
   /** Replaces the host's image cache with the reported one; answers whether its set of images changed. */
   static Future<Boolean> replaceCache(SqlClient tx, String hostId, List<Heartbeats.CachedImage> images) {
     String[] refs = images.stream().map(Heartbeats.CachedImage::ref).toArray(String[]::new);
-    return tx.preparedQuery(FORGET_IMAGES).execute(Tuple.of(hostId, refs)).compose(forgotten -> {
+    return tx.preparedQuery(FORGET_IMAGES).execute(Tuple.from(new Object[] {hostId, refs})).compose(forgotten -> {
       if (images.isEmpty()) {
         return Future.succeededFuture(forgotten.rowCount() > 0);
       }
-      Tuple params = Tuple.of(hostId, refs, images.stream().map(Heartbeats.CachedImage::digest).toArray(String[]::new),
+      Tuple params = Tuple.from(new Object[] {hostId, refs,
+          images.stream().map(Heartbeats.CachedImage::digest).toArray(String[]::new),
           images.stream().map(Heartbeats.CachedImage::sizeBytes).toArray(Long[]::new),
-          images.stream().map(Heartbeats.CachedImage::lastUsedAt).toArray(OffsetDateTime[]::new));
+          images.stream().map(Heartbeats.CachedImage::lastUsedAt).toArray(OffsetDateTime[]::new)});
       return tx.preparedQuery(REMEMBER_IMAGES).execute(params).map(rows -> {
         boolean added = false;
         for (Row row : rows) {

@@ -13,7 +13,4 @@ import java.util.Optional;
 @FunctionalInterface
 public interface ImageChoice {
   Future<Optional<Quote.Image>> choose(String image, List<Integer> ports, String pointer);
-
-  /** No images at all (tests and wiring without a fleet). */
-  ImageChoice NONE = (image, ports, pointer) -> Future.succeededFuture(Optional.empty());
 }

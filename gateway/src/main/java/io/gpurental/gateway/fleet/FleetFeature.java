@@ -41,7 +41,7 @@ public final class FleetFeature implements Feature {
     MaintenanceRepository windows = new MaintenanceRepository(pool);
     this.maintenance = new Maintenance(vertx, windows);
     this.uptimes = new Uptimes(windows);
-    this.images = new Images(new ImageRepository(pool));
+    this.images = new Images(new ImageRepository(pool), waits);
   }
 
   /** The port for image templates, the allowed registries and the image a reservation picks. */

@@ -43,6 +43,9 @@ final class ImageRepository {
   private static final String PRE_PULL = """
       SELECT array(SELECT ref FROM image_templates WHERE retired_at IS NULL ORDER BY is_default DESC, lower(name), id)
              AS refs, (SELECT image_cache_limit_gb FROM image_settings) AS cache_limit_gb""";
+  /** Every enrolled host's desired state changes with the templates (its pre-pull list). */
+  private static final String BUMP_HOSTS = """
+      UPDATE hosts SET desired_version = desired_version + 1 WHERE enrolled_at IS NOT NULL RETURNING id""";
   private static final String FORGET_IMAGES = "DELETE FROM host_images WHERE host_id = $1 AND NOT (ref = ANY ($2))";
   private static final String REMEMBER_IMAGES = """
       INSERT INTO host_images (host_id, ref, digest, size_bytes, last_used_at)
@@ -107,6 +110,15 @@ final class ImageRepository {
     return tx.preparedQuery(SET_SETTINGS).execute(Tuple.from(new Object[] {
         settings.allowedRegistries().toArray(new String[0]), settings.imageCacheLimitGb(), actor}))
         .map(rows -> settings(rows.iterator().next()));
+  }
+
+  /** Bumps every enrolled host's desired-state version; answers their ids. */
+  Future<List<String>> bumpHosts() {
+    return pool.query(BUMP_HOSTS).execute().map(rows -> {
+      List<String> ids = new ArrayList<>();
+      rows.forEach(row -> ids.add(row.getString("id")));
+      return ids;
+    });
   }
 
   /** What every host keeps cached (every live template) and the cache's limit. */

@@ -11,6 +11,8 @@ import io.vertx.core.json.JsonObject;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The images instances run: the operator's templates (pinned by digest, audited), the registries
@@ -18,10 +20,23 @@ import java.util.Optional;
  * pre-pull every live template ({@link DesiredState}) and report their cache in heartbeats.
  */
 public final class Images {
+  private static final Logger LOG = LoggerFactory.getLogger(Images.class);
   private final ImageRepository repository;
+  private final DesiredStateWaits waits;
 
-  Images(ImageRepository repository) {
+  Images(ImageRepository repository, DesiredStateWaits waits) {
     this.repository = repository;
+    this.waits = waits;
+  }
+
+  /**
+   * The live templates changed, so every host's pre-pull list did: a new desired-state version
+   * wakes their long polls. A failure is logged (the next poll answers the list anyway).
+   */
+  private <T> T prePullChanged(T result) {
+    repository.bumpHosts().onSuccess(ids -> ids.forEach(waits::changed))
+        .onFailure(e -> LOG.warn("Hosts were not told the templates changed: {}", e.getMessage()));
+    return result;
   }
 
   /** A template; {@code retiredAt} null while renters can pick it. */
@@ -55,7 +70,7 @@ public final class Images {
             : Future.<Void>succeededFuture())
         .compose(v -> ImageRepository.insert(tx, id, checked))
         .compose(t -> AuditLog.append(tx, actor, "image.created", id, null, ImageRepository.audit(t)).map(t)))
-        .recover(Images::nameTaken);
+        .recover(Images::nameTaken).map(this::prePullChanged);
   }
 
   /** Replaces the template's fields; a retired template cannot change (409). */
@@ -70,7 +85,7 @@ public final class Images {
           .compose(v -> ImageRepository.update(tx, id, checked))
           .compose(after -> AuditLog.append(tx, actor, "image.updated", id, ImageRepository.audit(before),
               ImageRepository.audit(after)).map(after));
-    })).recover(Images::nameTaken);
+    })).recover(Images::nameTaken).map(this::prePullChanged);
   }
 
   /** Retires the template: no longer offered nor pre-pulled; reservations made with it keep their image. */
@@ -83,7 +98,7 @@ public final class Images {
       return ImageRepository.retire(tx, id).map(Optional::orElseThrow)
           .compose(after -> AuditLog.append(tx, actor, "image.retired", id, ImageRepository.audit(before),
               ImageRepository.audit(after)).map(after));
-    }));
+    })).map(this::prePullChanged);
   }
 
   public Future<Settings> settings() {

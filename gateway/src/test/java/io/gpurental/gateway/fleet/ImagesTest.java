@@ -44,6 +44,8 @@ class ImagesTest {
         "ghcr.io/acme/trainer" + DIGEST).put("shell", "sh"));
     assertEquals(400, extra.statusCode(), "additionalProperties: false");
 
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    long version = agent.desiredStateNow().getLong("version");
     HttpResponse<String> created = operator.post("/api/v1/operator/images", template("Trainer",
         "ghcr.io/acme/trainer:1.2" + DIGEST).put("default_ports", new JsonArray().add(6006))
         .put("min_driver_version", "550.54").put("min_cuda_version", "12.4"));
@@ -52,6 +54,9 @@ class ImagesTest {
     String id = trainer.getString("id");
     assertTrue(id.startsWith("img_"), id);
     assertEquals(new JsonArray().add(6006), trainer.getJsonArray("default_ports"));
+    JsonObject desired = agent.desiredStateNow();
+    assertTrue(desired.getLong("version") > version, "a new template is a new desired state: pre-pull it");
+    assertTrue(desired.getJsonArray("pre_pull").contains(trainer.getString("ref")), desired.encode());
     assertEquals(409, operator.post("/api/v1/operator/images", template("trainer", "ghcr.io/acme/x" + DIGEST))
         .statusCode(), "a live name once");
     assertTrue(names(renter.json("/api/v1/images")).contains("Trainer"));

@@ -58,7 +58,9 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
           <div>
             <dt>Cached</dt>
             <dd class="offer-card__cached">
-              {(offer.images ?? []).filter((image) => image.cached).map((image) => image.name).join(', ')}
+              {(offer.images ?? []).every((image) => image.cached)
+                ? `All ${offer.images?.length ?? 0} image templates`
+                : (offer.images ?? []).filter((image) => image.cached).map((image) => image.name).join(', ')}
             </dd>
           </div>
         )}

@@ -64,6 +64,10 @@ export interface Offer {
   /** GPU counts that can be booked together, e.g. [1, 2, 4, 8]. */
   gpu_counts: number[];
   bookable: boolean;
+  /** container: an isolated container per reservation; whole_host: rented whole, to one renter at a time. */
+  isolation?: 'container' | 'whole_host';
+  /** Each image template, and whether this host has it cached (a start without download). */
+  images?: { id: string; name: string; cached: boolean }[];
   hardware: Hardware;
   price_per_gpu_hour: Money;
   all_in_per_gpu_hour: Money;

@@ -50,6 +50,22 @@ export function OfferCard({ offer, filters, workload = null }: { offer: Offer; f
           <dt>Uptime</dt>
           <dd class="offer-card__uptime">{formatUptime(offer.uptime_30d)} over 30 days</dd>
         </div>
+        <div>
+          <dt>Isolation</dt>
+          <dd class="offer-card__isolation">
+            {offer.isolation === 'whole_host' ? 'Whole host, one renter' : 'Own container'}
+          </dd>
+        </div>
+        {(offer.images ?? []).some((image) => image.cached) && (
+          <div>
+            <dt>Cached</dt>
+            <dd class="offer-card__cached">
+              {(offer.images ?? []).every((image) => image.cached)
+                ? `All ${offer.images?.length ?? 0} image templates`
+                : (offer.images ?? []).filter((image) => image.cached).map((image) => image.name).join(', ')}
+            </dd>
+          </div>
+        )}
       </dl>
       <p class="offer-card__price">
         <span class="offer-card__amount">{money(offer.all_in_per_gpu_hour)}</span>{' '}

@@ -46,7 +46,13 @@ public final class CatalogRepository {
              mw.id AS maintenance_id, mw.starts_at AS maintenance_starts_at, mw.ends_at AS maintenance_ends_at,
              mw.drain AS maintenance_drain,
              u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
-             u.maintenance_seconds_30d
+             u.maintenance_seconds_30d, o.isolation,
+             -- every live template, and whether the host's image cache (its latest heartbeat) holds it
+             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name,
+                       'cached', EXISTS (SELECT 1 FROM host_images_view hi WHERE hi.host_id = h.id
+                                         AND (hi.ref = t.ref OR hi.digest = split_part(t.ref, '@', 2))))
+                       ORDER BY t.is_default DESC, t.name), '[]' :: json)
+              FROM image_templates_view t WHERE t.retired_at IS NULL) AS images
       FROM offers o
       JOIN fleet_hosts_view h ON h.id = o.host_id
       -- the host's GPUs, counted only for the hosts that passed the filters below

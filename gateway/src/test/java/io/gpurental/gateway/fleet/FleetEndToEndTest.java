@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole way, for real: the operator enrols this machine as a host (the real agent, process
- * runtime), a renter reserves and pays in the sandbox, logs in with real {@code ssh} and sees
- * exactly the reserved GPUs; cancelling removes the login and the Unix user. An agent restart and
+ * runtime, so the host is rented whole), a renter reserves and pays in the sandbox, logs in with
+ * real {@code ssh} and sees the host's GPUs; cancelling removes the login and the Unix user. An agent restart and
  * a gateway restart in the middle of the instance neither lose nor duplicate it. Needs root and
  * Debian's openssh-server/openssh-client (as {@code .ci/run} installs).
  */
@@ -61,7 +61,7 @@ class FleetEndToEndTest {
   }
 
   @Test
-  void aPaidReservationBecomesARealSshLoginThatSeesOnlyItsGpusAndCancelRemovesIt() {
+  void aPaidReservationOfTheWholeHostBecomesARealSshLoginAndCancelRemovesIt() {
     String offerId = enrolAndActivate();
     ApiClient renter = ApiClient.signIn(node, "erin");
     SshLogin.KeyPair key = SshLogin.newKeyPair(renterDir);
@@ -79,10 +79,9 @@ class FleetEndToEndTest {
     host.track(ssh.getString("user"));
     SshLogin login = SshLogin.of(ssh, key, renterDir);
     assertEquals(ssh.getString("host_key_fingerprint"), login.fingerprintAsSshKeygenPrintsIt());
-    String reservedUuid = ProcessAgentHost.GPU_UUIDS.get(gpuIndexOf(id));
     Commands.Result echo = login.run("echo $CUDA_VISIBLE_DEVICES");
     assertEquals(0, echo.exit(), echo.summary());
-    assertEquals(reservedUuid, echo.out().strip(), "exactly the reserved GPU, not the other one");
+    assertEquals(String.join(",", ProcessAgentHost.GPU_UUIDS), echo.out().strip(), "the whole host's GPUs");
 
     long refundShown = running.getJsonObject("cancellation").getJsonObject("refund").getLong("amount");
     HttpResponse<String> cancelled = renter.post("/api/v1/reservations/" + id + "/cancel", null);
@@ -169,25 +168,21 @@ class FleetEndToEndTest {
         h -> "pending".equals(h.getString("status")) && h.getJsonArray("gpus").size() == 2);
     HttpResponse<String> activated = operator.post("/api/v1/operator/hosts/" + hostId + "/activate", PRICE);
     assertEquals(200, activated.statusCode(), activated.body());
-    return new JsonObject(activated.body()).getJsonArray("offers").getString(0);
+    String offerId = new JsonObject(activated.body()).getJsonArray("offers").getString(0);
+    String offer = node.get("/api/v1/offers/" + offerId).body();
+    assertTrue(offer.contains("\"isolation\":\"whole_host\""), "a process-runtime host is rented whole: " + offer);
+    return offerId;
   }
 
-  /** One of the host's two GPUs, from now for 2 h, with the renter's fresh key, paid by Checkout. */
+  /** The host's two GPUs (a process-runtime host is rented whole), from now for 2 h, paid by Checkout. */
   private static JsonObject reserveByCheckout(ApiClient renter, String offerId, SshLogin.KeyPair key) {
-    JsonObject request = ApiClient.reservationRequest(offerId, 1, null, 2, "checkout")
+    JsonObject request = ApiClient.reservationRequest(offerId, 2, null, 2, "checkout")
         .put("ssh_public_key", key.publicKey());
     HttpResponse<String> created = renter.post("/api/v1/reservations", request);
     assertEquals(201, created.statusCode(), created.body());
     JsonObject reserved = new JsonObject(created.body());
     assertEquals("pending_payment", reserved.getString("status"));
     return reserved;
-  }
-
-  private int gpuIndexOf(String id) {
-    Object[] indexes = node.sql("SELECT gpu_indexes FROM instances WHERE reservation_id = '" + id + "'")
-        .iterator().next().getArrayOfIntegers(0);
-    assertEquals(1, indexes.length);
-    return (Integer) indexes[0];
   }
 
   private Instant lastReport(String id) {

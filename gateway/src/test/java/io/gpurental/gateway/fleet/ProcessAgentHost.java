@@ -38,12 +38,30 @@ final class ProcessAgentHost implements AutoCloseable {
   private final Path stateDir;
   private final PortRange sshPorts;
   private final Set<String> users = new LinkedHashSet<>();
+  private final Path nvidiaSmi;
   private HostAgent agent;
+
+  /**
+   * The stand-in with both GPUs healthy: its own remapped-rows fixture fails the second GPU, and a
+   * process-runtime host is rented whole, so one faulty GPU would make it unbookable.
+   */
+  private static Path healthyStandIn(Path script) {
+    try {
+      Files.writeString(script, "#!/bin/sh\ncase \"$*\" in\n  --query-remapped-rows=*) printf '%s, No\\n%s, No\\n' "
+          + GPU_UUIDS.get(0) + " " + GPU_UUIDS.get(1) + " ;;\n  *) exec " + STAND_IN + " \"$@\" ;;\nesac\n");
+      script.toFile().setExecutable(true);
+      script.toFile().deleteOnExit();
+      return script;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   ProcessAgentHost(String gatewayUrl, Path stateDir) {
     assertTrue(Files.isExecutable(STAND_IN), "the nvidia-smi stand-in at " + STAND_IN);
     this.gatewayUrl = gatewayUrl;
     this.stateDir = stateDir;
+    this.nvidiaSmi = healthyStandIn(stateDir.resolveSibling(stateDir.getFileName() + "-nvidia-smi"));
     int first = FreePorts.next();
     this.sshPorts = new PortRange(first, first + 19);
   }
@@ -51,7 +69,7 @@ final class ProcessAgentHost implements AutoCloseable {
   /** Starts an agent on the state directory: it enrols with {@code enrollmentToken} the first time. */
   void start(String enrollmentToken) {
     AgentOptions options = new AgentOptions(gatewayUrl, stateDir).runtime(RuntimeKind.PROCESS)
-        .publicAddress("127.0.0.1").sshPorts(sshPorts).nvidiaSmi(STAND_IN.toString())
+        .publicAddress("127.0.0.1").sshPorts(sshPorts).nvidiaSmi(nvidiaSmi.toString())
         .desiredStateWaitSeconds(2).maxBackoff(Duration.ofSeconds(1)).enrollmentToken(enrollmentToken);
     agent = HostAgent.start(vertx, options).await();
   }

@@ -74,6 +74,10 @@ final class GpuHealth {
     if (Boolean.TRUE.equals(sample.remappedRowsFailure())) {
       return "row remapping failed";
     }
+    if (Boolean.TRUE.equals(sample.leftoverProcesses())) {
+      // an ended instance's process still holds it: a new renter would share the GPU with it
+      return "a process of an ended instance still runs on it";
+    }
     return null;
   }
 

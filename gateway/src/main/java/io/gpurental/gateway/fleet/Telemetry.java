@@ -17,7 +17,13 @@ record Telemetry(Double diskFreeGb, Double load1m, Double powerW, String powerSo
     Double rttMs, List<Gpu> gpus) {
   /** One GPU's reading. */
   record Gpu(int index, Double temperatureC, Double powerDrawW, Double utilizationPct, Double memoryUsedMib,
-      Long eccUncorrected, Boolean remappedRowsFailure) {}
+      Long eccUncorrected, Boolean remappedRowsFailure, Boolean leftoverProcesses) {
+
+    Gpu(int index, Double temperatureC, Double powerDrawW, Double utilizationPct, Double memoryUsedMib,
+        Long eccUncorrected, Boolean remappedRowsFailure) {
+      this(index, temperatureC, powerDrawW, utilizationPct, memoryUsedMib, eccUncorrected, remappedRowsFailure, null);
+    }
+  }
 
   static final Telemetry NONE = new Telemetry(null, null, null, null, null, null, List.of());
 
@@ -38,7 +44,7 @@ record Telemetry(Double diskFreeGb, Double load1m, Double powerW, String powerSo
       Number ecc = gpu.getNumber("ecc_uncorrected");
       gpus.add(new Gpu(index, number(gpu, "temperature_c"), number(gpu, "power_draw_w"),
           number(gpu, "utilization_pct"), number(gpu, "memory_used_mib"), ecc == null ? null : ecc.longValue(),
-          gpu.getBoolean("remapped_rows_failure")));
+          gpu.getBoolean("remapped_rows_failure"), gpu.getBoolean("leftover_processes")));
     }
     return new Telemetry(number(json, "disk_free_gb"), number(json, "load_1m"), number(json, "power_w"),
         json.getString("power_source"), json.getString("disk_health"), number(json, "rtt_ms"), List.copyOf(gpus));

@@ -45,6 +45,17 @@ class GpuHealthTest {
     assertEquals(0L, state.eccUncorrected());
   }
 
+  @Test
+  void aProcessLeftByAnEndedInstanceMakesTheGpuFaultyUntilItIsClean() {
+    GpuHealth.State state = new GpuHealth.State(GpuHealth.HEALTHY, null, T0, 0, null, 0L);
+    state = GpuHealth.next(state, new Telemetry.Gpu(0, 40.0, 300.0, 0.0, 512.0, 0L, false, true), RULES, T0);
+    assertEquals(GpuHealth.FAULTY, state.status(), "not rented again while the process runs");
+    assertEquals("a process of an ended instance still runs on it", state.reason());
+    state = GpuHealth.next(state, new Telemetry.Gpu(0, 40.0, 300.0, 0.0, 0.0, 0L, false, false), RULES,
+        T0.plusSeconds(600));
+    assertEquals(GpuHealth.HEALTHY, state.status(), "clean for the clean period");
+  }
+
   private static Telemetry.Gpu gpu(double temperature, Long ecc, boolean remapFailed) {
     return new Telemetry.Gpu(0, temperature, 300.0, 50.0, 1024.0, ecc, remapFailed);
   }

@@ -70,26 +70,27 @@ FROM demo_history_run r WHERE r.seeding
 ON CONFLICT DO NOTHING;
 
 -- each lane is a fixed set of a host GPUs rented back to back with gaps: no two overlap; the
--- larger the gap scale, the longer the idle time between rentals
+-- larger the gap scale, the longer the idle time between rentals (a mean gap of 3 h × scale after
+-- rentals of 21 h on average: 94 % utilization at 0.35, 80 % at 1.5; the big GPUs sell best)
 CREATE TEMP TABLE demo_history_lanes ON COMMIT DROP AS
 SELECT * FROM (VALUES
-    ('host_nyc_h200_01', 'off_nyc_h200_01', '{0,1,2,3}'::int[], 1.0),
-    ('host_nyc_h200_01', 'off_nyc_h200_01', '{4,5}'::int[], 1.5),
-    ('host_nyc_h200_01', 'off_nyc_h200_01', '{6}'::int[], 2.0),
-    ('host_nyc_h200_01', 'off_nyc_h200_01', '{7}'::int[], 2.5),
-    ('host_nyc_h100_01', 'off_nyc_h100_01', '{0,1,2,3,4,5,6,7}'::int[], 0.6),
-    ('host_fra_a100_01', 'off_fra_a100_01', '{0,1}'::int[], 1.5),
-    ('host_fra_a100_01', 'off_fra_a100_01', '{2}'::int[], 2.0),
-    ('host_fra_a100_01', 'off_fra_a100_01', '{3}'::int[], 3.0),
-    ('host_fra_l40s_01', 'off_fra_l40s_01', '{0,1,2,3}'::int[], 1.5),
-    ('host_fra_l40s_01', 'off_fra_l40s_01', '{4,5}'::int[], 2.0),
-    ('host_fra_l40s_01', 'off_fra_l40s_01', '{6}'::int[], 3.0),
-    ('host_fra_l40s_01', 'off_fra_l40s_01', '{7}'::int[], 4.0),
-    ('host_osl_4090_01', 'off_osl_4090_01', '{0,1}'::int[], 2.0),
-    ('host_osl_4090_01', 'off_osl_4090_01', '{2}'::int[], 3.0),
-    ('host_osl_4090_01', 'off_osl_4090_01', '{3}'::int[], 4.0),
-    ('host_osl_5090_01', 'off_osl_5090_01', '{0}'::int[], 2.0),
-    ('host_osl_5090_01', 'off_osl_5090_01', '{1}'::int[], 3.0)) AS l (host_id, offer_id, idx, gap_scale);
+    ('host_nyc_h200_01', 'off_nyc_h200_01', '{0,1,2,3}'::int[], 0.4),
+    ('host_nyc_h200_01', 'off_nyc_h200_01', '{4,5}'::int[], 0.5),
+    ('host_nyc_h200_01', 'off_nyc_h200_01', '{6}'::int[], 0.7),
+    ('host_nyc_h200_01', 'off_nyc_h200_01', '{7}'::int[], 0.9),
+    ('host_nyc_h100_01', 'off_nyc_h100_01', '{0,1,2,3,4,5,6,7}'::int[], 0.35),
+    ('host_fra_a100_01', 'off_fra_a100_01', '{0,1}'::int[], 0.8),
+    ('host_fra_a100_01', 'off_fra_a100_01', '{2}'::int[], 1.0),
+    ('host_fra_a100_01', 'off_fra_a100_01', '{3}'::int[], 1.2),
+    ('host_fra_l40s_01', 'off_fra_l40s_01', '{0,1,2,3}'::int[], 0.7),
+    ('host_fra_l40s_01', 'off_fra_l40s_01', '{4,5}'::int[], 0.9),
+    ('host_fra_l40s_01', 'off_fra_l40s_01', '{6}'::int[], 1.2),
+    ('host_fra_l40s_01', 'off_fra_l40s_01', '{7}'::int[], 1.5),
+    ('host_osl_4090_01', 'off_osl_4090_01', '{0,1}'::int[], 1.0),
+    ('host_osl_4090_01', 'off_osl_4090_01', '{2}'::int[], 1.2),
+    ('host_osl_4090_01', 'off_osl_4090_01', '{3}'::int[], 1.5),
+    ('host_osl_5090_01', 'off_osl_5090_01', '{0}'::int[], 1.0),
+    ('host_osl_5090_01', 'off_osl_5090_01', '{1}'::int[], 1.2)) AS l (host_id, offer_id, idx, gap_scale);
 
 -- one host rentals: reservation, its GPUs and events, the instance with its due, delivered and
 -- first running times, the saved-card payment, and the ledger charge and card fee (a temporary
@@ -132,8 +133,10 @@ BEGIN
     LOOP
       v_dur := v_durations[1 + floor(random() * cardinality(v_durations))::int];
       v_s := v_t;
+      -- the last rental of a lane ends by the horizon: the lanes stay busy up to the first start
+      v_dur := least(v_dur, floor(extract(epoch FROM v_run.horizon - v_s) / 3600)::int);
+      EXIT WHEN v_dur < 1;
       v_e := v_s + v_dur * interval '1 hour';
-      EXIT WHEN v_e > v_run.horizon;
       -- nothing starts on a host while it is offline
       IF v_lane.host_id = 'host_fra_l40s_01' AND v_s >= v_run.down_from - interval '1 hour' AND v_s < v_run.down_to THEN
         v_t := date_trunc('hour', v_run.down_to) + interval '1 hour';
@@ -321,7 +324,7 @@ JOIN (VALUES ('host_nyc_h200_01', 90.0, 650.0, 1300.0, 34.0), ('host_nyc_h100_01
              ('host_fra_a100_01', 60.0, 360.0, 700.0, 31.0), ('host_fra_l40s_01', 35.0, 300.0, 650.0, 30.0),
              ('host_osl_4090_01', 25.0, 380.0, 260.0, 28.0), ('host_osl_5090_01', 30.0, 480.0, 180.0, 29.0))
   AS p (host_id, idle_w, peak_w, server_w, temp_idle) ON p.host_id = gg.host_id
-CROSS JOIN generate_series(r.t0, r.horizon - interval '1 hour', interval '1 hour') AS hr (hour)
+CROSS JOIN generate_series(r.t0, r.horizon, interval '1 hour') AS hr (hour)
 LEFT JOIN busy b ON b.gpu_id = gg.id AND b.hour = hr.hour
 WHERE r.seeding
   AND NOT (gg.host_id = 'host_fra_l40s_01' AND hr.hour >= date_trunc('hour', r.down_from) AND hr.hour < r.down_to);

@@ -27,6 +27,9 @@
 -- that each take well under the pool's statement timeout (db.statement_timeout_ms) on a loaded
 -- machine: every statement after the first acts only when demo_history_run says this run seeds.
 
+-- a node that finds another seeding waits in steps of a second (the pool drops a connection that is
+-- silent for longer than a statement may run): it retries the whole transaction (DemoHistory)
+SET LOCAL lock_timeout = '1s';
 SELECT pg_advisory_xact_lock(hashtextextended('sandbox:demo-history', 0));
 
 -- this run's decision and its times (now() is the transaction's start: one clock for every statement)

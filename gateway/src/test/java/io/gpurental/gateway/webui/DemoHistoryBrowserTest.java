@@ -34,7 +34,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * rules find nothing to open, and seeding again (a restart, or several nodes at once) adds nothing.
  * Screenshots of Economics, Hosts and the catalog go to target/demo-history-*.png.
  */
-@GatewayTest(settings = {"GATEWAY_SANDBOX_SEED_HISTORY=true", "GATEWAY_ALERTS_EVALUATE_INTERVAL_MS=1000"})
+@GatewayTest(settings = {"GATEWAY_SANDBOX_SEED_HISTORY=true", "GATEWAY_ALERTS_EVALUATE_INTERVAL_MS=1000",
+    "GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=200", "GATEWAY_RESERVATIONS_SANDBOX_INSTANCE_READY_MS=300"})
 class DemoHistoryBrowserTest extends BrowserTestBase {
 
   @Test
@@ -121,6 +122,17 @@ class DemoHistoryBrowserTest extends BrowserTestBase {
     assertEquals(before, row(counts));
     assertEquals(0L, node.sql("SELECT count(*) FROM instances WHERE desired AND reservation_id LIKE 'rsv\\_demo%'")
         .iterator().next().getLong(0), "no seeded instance is wanted on a host");
+  }
+
+  @Test
+  void aRenterBooksAndRunsOnTheDemoAfterItsHistory() {
+    ApiClient renter = ApiClient.signIn(node, "demo-history-renter");
+    renter.saveCard("4242424242424242");
+    String id = renter.reserve("off_fra_l40s_01", 2, null, 2, "saved_card").getString("id");
+    renter.awaitStatus(id, "running");
+    assertEquals("running", node.sql("SELECT state FROM instances WHERE reservation_id = '" + id + "'").iterator()
+        .next().getString(0), "the simulated agent runs it next to the seeded history");
+    assertEquals(new JsonObject().put("ok", true).put("problems", new JsonArray()), ApiClient.ledgerCheck(node));
   }
 
   @Test

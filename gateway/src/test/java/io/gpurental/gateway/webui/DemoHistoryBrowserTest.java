@@ -55,6 +55,10 @@ class DemoHistoryBrowserTest extends BrowserTestBase {
     assertTrue(fleet.getJsonObject("energy").getJsonObject("cost").getLong("amount") > 0, fleet.encode());
     JsonObject payback = fleet.getJsonObject("payback");
     assertTrue(payback.getInteger("progress_bps") > 0 && payback.getDouble("months_to_payback") > 0, payback.encode());
+    System.out.println("Economics, last 30 days: revenue " + revenue + ", net margin " + margin + " ("
+        + fleet.getInteger("margin_bps") + " bps), utilization " + utilization + " bps, credits "
+        + fleet.getJsonObject("credits").getLong("amount") + ", energy " + fleet.getJsonObject("energy").getDouble("it_kwh")
+        + " kWh, payback " + payback.encode());
     JsonArray series = operator.json("/api/v1/operator/economics").getJsonArray("series");
     long daysWithRevenue = series.stream().filter(d -> ((JsonObject) d).getJsonObject("net_revenue").getLong("amount") > 0)
         .count();
@@ -76,6 +80,7 @@ class DemoHistoryBrowserTest extends BrowserTestBase {
       assertTrue(ready.getInteger("p50_seconds") > 0 && ready.getInteger("p95_seconds") > ready.getInteger("p50_seconds"),
           offer.encode());
       assertTrue(ready.getInteger("samples") >= 20, offer.encode());
+      System.out.println(offer.getString("id") + ": uptime " + offer.getDouble("uptime_30d") + ", ready " + ready.encode());
     }
     // the price change: the L40S promotion ended, the list price applies again
     var prices = node.sql("SELECT amount_per_gpu_hour FROM prices WHERE offer_id = 'off_fra_l40s_01'"
@@ -161,6 +166,7 @@ class DemoHistoryBrowserTest extends BrowserTestBase {
     System.out.println("Economics as the page opens: " + summary);
     screenshot("economics");
 
+    browser.driver().manage().window().setSize(new Dimension(1400, 2600));
     browser.driver().get(node.url("/operator/hosts"));
     WebElement uptime = wait.until(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector("#host-host_fra_l40s_01 .host-uptime")));

@@ -41,11 +41,13 @@ final class HostRepository {
              enrolled_at = coalesce(enrolled_at, now())
       WHERE id = $1""";
   private static final String UPSERT_FACTS = """
-      INSERT INTO host_facts (host_id, hostname, driver_version, cuda_version, agent_version, facts)
-      VALUES ($1, $2, $3, $4, $5, $6)
+      INSERT INTO host_facts (host_id, hostname, driver_version, cuda_version, agent_version, facts, runtime,
+                              container_toolkit_version, engine)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
       ON CONFLICT (host_id) DO UPDATE SET hostname = EXCLUDED.hostname, driver_version = EXCLUDED.driver_version,
         cuda_version = EXCLUDED.cuda_version, agent_version = EXCLUDED.agent_version, facts = EXCLUDED.facts,
-        reported_at = now()""";
+        runtime = EXCLUDED.runtime, container_toolkit_version = EXCLUDED.container_toolkit_version,
+        engine = EXCLUDED.engine, reported_at = now()""";
   /** The GPUs as reported, each recognised by the first model whose pattern matches its name. */
   private static final String INSERT_GPUS = """
       INSERT INTO gpus (id, host_id, idx, uuid, nvidia_smi_name, vram_gb, model)
@@ -171,8 +173,9 @@ final class HostRepository {
           })
           .compose(v -> tx.preparedQuery(STORE_FACTS).execute(Tuple.from(new Object[] {hostId, facts.cpuModel(),
               facts.cpuCores(), facts.ramGb(), facts.diskGb(), facts.netGbps(), facts.interconnect()})))
-          .compose(v -> tx.preparedQuery(UPSERT_FACTS).execute(Tuple.of(hostId, facts.hostname(),
-              facts.driverVersion(), facts.cudaVersion(), facts.agentVersion(), facts.raw())))
+          .compose(v -> tx.preparedQuery(UPSERT_FACTS).execute(Tuple.from(new Object[] {hostId, facts.hostname(),
+              facts.driverVersion(), facts.cudaVersion(), facts.agentVersion(), facts.raw(), facts.runtime(),
+              facts.containerToolkitVersion(), facts.engine()})))
           .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(gpuColumns(hostId, facts.gpus())))
           .compose(v -> insertCredential(tx, hostId, credential))
           .compose(v -> tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, facts.agentVersion(), null)))

@@ -16,6 +16,7 @@ import io.gpurental.gateway.operator.alerts.AlertsFeature;
 import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.fleet.DemoHosts;
+import io.gpurental.gateway.sandbox.DemoHistory;
 import io.gpurental.gateway.sandbox.hosts.DemoAgents;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.config.ManagementConfig;
@@ -159,7 +160,8 @@ public final class Gateway {
                 return null;
               })
               .compose(v -> config.mode() == Mode.SANDBOX
-                  ? seedDemoFleet(vertx, gateway.pool, config.pricing().currency()) : Future.succeededFuture())
+                  ? seedDemoFleet(vertx, gateway.pool, config.pricing().currency(), config.sandbox().seedHistory())
+                  : Future.succeededFuture())
               .compose(v -> gateway.deployHttp(metrics))
               .compose(v -> gateway.demoAgents == null ? Future.succeededFuture() : gateway.demoAgents.start())
               .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
@@ -170,10 +172,14 @@ public final class Gateway {
         });
   }
 
-  /** The fleet stores the demo hosts and their GPUs, the catalog their offers and prices, the operator their costs. */
-  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool, String currency) {
+  /**
+   * The fleet stores the demo hosts and their GPUs, the catalog their offers and prices, the
+   * operator their costs; then (once, on a fresh database) the sandbox their last 30 days.
+   */
+  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool, String currency, boolean history) {
     return new DemoHosts(pool).seed().compose(v -> DemoFleet.seed(vertx, pool))
-        .compose(v -> DemoHostCosts.seed(pool, currency));
+        .compose(v -> DemoHostCosts.seed(pool, currency))
+        .compose(v -> history ? DemoHistory.seed(vertx, pool) : Future.succeededFuture());
   }
 
   private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {

@@ -132,8 +132,9 @@ public final class ConfigLoader {
   private static GatewayConfig map(Settings s) {
     Mode mode = s.oneOf("mode", Mode.class);
     HttpConfig http = http(s);
+    SandboxConfig sandbox = new SandboxConfig(s.bool("sandbox.allow_public"), s.bool("sandbox.seed_history"));
     if (mode == Mode.SANDBOX) {
-      refuseExposedSandbox(http, s.bool("sandbox.allow_public"));
+      refuseExposedSandbox(http, sandbox.allowPublic());
     } else if (!http.behindTls()) {
       throw new ConfigException("http.public_url", "production mode needs an https URL (Secure cookies, HSTS);"
           + " set " + environmentVariable("http.public_url") + "=https://your.domain (got '" + http.publicUrl() + "')");
@@ -161,7 +162,7 @@ public final class ConfigLoader {
             FleetHealthSettings.health(s), FleetHealthSettings.telemetry(s),
             Duration.ofMinutes(s.intBetween("fleet.ready_deadline_minutes", 0, 24 * 60)),
             Duration.ofMinutes(s.intBetween("fleet.failure_grace_minutes", 1, 24 * 60))),
-        AlertsSettings.alerts(s));
+        AlertsSettings.alerts(s), sandbox);
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */

@@ -54,6 +54,8 @@ public final class TestGateway implements AutoCloseable {
     env.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
     // tests poll the desired state in their bounded waits; AbuseLimitsTest tests the limit itself
     env.put("GATEWAY_RATE_LIMITS_AGENT_POLLS_PER_MINUTE", "100000");
+    // tests count their own reservations, payments, uptime and incidents; DemoHistoryTest turns it on
+    env.put("GATEWAY_SANDBOX_SEED_HISTORY", "false");
     return env;
   }
 

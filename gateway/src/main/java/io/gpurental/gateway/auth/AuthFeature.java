@@ -9,6 +9,8 @@ import io.gpurental.gateway.auth.tokens.TokenRepository;
 import io.gpurental.gateway.auth.tokens.TokensApi;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.gpurental.gateway.platform.errors.Unauthorized;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
@@ -55,6 +57,24 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   }
 
   /** The check that long-lived requests (event streams) repeat while they are open. */
+  /**
+   * The API token an {@code Authorization: Bearer gpr_…} header carries, checked exactly as for
+   * {@code /api/v1} (expiry, revocation, suspension, the scopes the account may still hold); fails
+   * with {@code Unauthorized} otherwise. For the MCP endpoint, which is outside the API's router.
+   */
+  public Future<Principal> apiToken(String authorization) {
+    if (authorization == null) {
+      return Future.failedFuture(new Unauthorized(
+          "Send Authorization: Bearer <API token>."));
+    }
+    return authenticator.bearer(authorization).map(principal -> {
+      if (principal.method() != Principal.Method.TOKEN) {
+        throw new Unauthorized("Only API tokens (gpr_…) are accepted here.");
+      }
+      return principal;
+    });
+  }
+
   public Credentials credentials() {
     return credentials;
   }

@@ -100,7 +100,8 @@ public final class Authenticator implements Handler<RoutingContext> {
     });
   }
 
-  private Future<Principal> bearer(String authorization) {
+  /** The caller an {@code Authorization} header names (API token, host credential or enrolment token). */
+  Future<Principal> bearer(String authorization) {
     if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Future.failedFuture(new Unauthorized("Use Authorization: Bearer <token>."));
     }

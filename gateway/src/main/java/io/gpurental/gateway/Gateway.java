@@ -257,6 +257,7 @@ public final class Gateway {
         config.reservations(), config.pricing().maxHours(), payments.payments(), fleet.fleet(), publicBase,
         auth.credentials(), config.events(), config.fleet());
     features.add(reservations);
+    auth.tokenBudgets().spendingFrom(reservations.tokenSpending());
     features.add(payments);
     features.add(fleet);
     fleet.maintenance().listOverlapsWith(reservations.maintenanceOverlaps());
@@ -270,7 +271,7 @@ public final class Gateway {
     features.add(new EconomicsFeature(pool, config.pricing().currency()));
     // agents sit on top: the MCP tools run on the services the REST API uses
     features.add(new AgentsFeature(mcp, new AgentsFeature.Services(catalog.queries(), catalog.quotes(),
-        reservations.bookings(), auth::apiToken,
+        reservations.bookings(), auth::apiToken, auth.tokenBudgets(),
         () -> terms.get().map(current -> ReservationsFeature.cancellationPolicy(current.cancellationFeeBps())),
         ReservationsFeature.readyGuarantee(config.fleet())), publicBase, config.pricing().maxHours(),
         buildInfo.version()));

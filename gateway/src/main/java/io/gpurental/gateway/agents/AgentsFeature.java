@@ -2,6 +2,7 @@ package io.gpurental.gateway.agents;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpurental.gateway.auth.Principal;
+import io.gpurental.gateway.auth.tokens.TokenBudgets;
 import io.gpurental.gateway.catalog.CatalogQueries;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.pricing.QuotesApi;
@@ -15,6 +16,7 @@ import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +43,7 @@ public final class AgentsFeature implements Feature {
 
   /** What the tools run on: the other features' services. */
   public record Services(CatalogQueries catalog, QuotesApi quotes, Bookings bookings,
-      Function<String, Future<Principal>> apiTokens, Supplier<Future<String>> cancellationPolicy,
+      Function<String, Future<Principal>> apiTokens, TokenBudgets budgets, Supplier<Future<String>> cancellationPolicy,
       String readyGuarantee) {}
 
   /** Reads {@code mcp/tools.json} without blocking. */
@@ -59,6 +61,8 @@ public final class AgentsFeature implements Feature {
     Map<String, ToolCalls.Work> work = new HashMap<>(new CatalogTools(services.catalog(), services.quotes(), maxHours)
         .work());
     work.putAll(new ReservationTools(services.bookings()).work());
+    work.put("get_budget", call -> services.budgets().report(call.caller().accountId(), call.caller().tokenId().orElseThrow())
+        .map(report -> new JsonObject().put("token_id", call.caller().tokenId().get()).put("budget", report.orElse(null))));
     List<McpStatelessServerFeatures.AsyncToolSpecification> tools = new ArrayList<>();
     declarations.tools().forEach((name, declared) -> {
       ToolCalls.Work tool = work.get(name);

@@ -6,6 +6,8 @@ import io.gpurental.gateway.auth.signin.GoogleProvider;
 import io.gpurental.gateway.auth.signin.IdentityProvider;
 import io.gpurental.gateway.auth.signin.SignInRoutes;
 import io.gpurental.gateway.auth.tokens.TokenRepository;
+import io.gpurental.gateway.auth.tokens.TokenBudgetRepository;
+import io.gpurental.gateway.auth.tokens.TokenBudgets;
 import io.gpurental.gateway.auth.tokens.TokensApi;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
@@ -30,6 +32,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final Authenticator authenticator;
   private final AccountApi accountApi;
   private final TokensApi tokensApi;
+  private final TokenBudgets tokenBudgets;
   private final ApiContract contract;
   private final Credentials credentials;
   private final AccountAdmin accountAdmin;
@@ -48,7 +51,8 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
         config.rateLimits(), config.http().publicUrl());
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits(),
         hosts);
-    this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits(),
+    this.tokenBudgets = new TokenBudgets(new TokenBudgetRepository(pool));
+    this.tokensApi = new TokensApi(tokens, tokenBudgets, config.pricing().currency(), limiter, config.rateLimits(),
         account -> CredentialEvents.changed(vertx, account));
     this.credentials = new Credentials(sessions, tokens, accounts);
     this.accountAdmin = new AccountAdmin(vertx, pool, accounts, new ConfigRoles(config.auth()));
@@ -73,6 +77,11 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
       }
       return principal;
     });
+  }
+
+  /** Tokens' budgets as reported (owners, agents); the reservations feature registers the spending. */
+  public TokenBudgets tokenBudgets() {
+    return tokenBudgets;
   }
 
   public Credentials credentials() {

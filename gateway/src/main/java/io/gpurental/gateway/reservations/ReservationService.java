@@ -58,7 +58,8 @@ final class ReservationService {
     String account = r.caller().accountId();
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, r.key(), r.requestBody())
         .compose(replay -> replay != null ? Future.succeededFuture(replay)
-            : refuseMaintenance(tx, r.hostId(), start, end)
+            : Budgets.check(tx, r.caller(), quote)
+                .compose(v -> refuseMaintenance(tx, r.hostId(), start, end))
                 .compose(v -> ReservationGpuRepository.freeGpus(tx, r.hostId(), start, end, quote.gpuCount()))
                 .compose(gpus -> {
                   if (gpus.size() < quote.gpuCount()) {
@@ -69,6 +70,7 @@ final class ReservationService {
                       quote.gpuCount(), start, end, holdUntil, quote.id(), priceOf(quote), quote.total().amount(),
                       quote.total().currency(), r.ssh(), r.paymentMethod(), gpus);
                   return ReservationRepository.insert(tx, reservation)
+                      .compose(v -> Budgets.attribute(tx, r.caller(), r.id(), null))
                       .compose(v -> Payments.recordPending(tx, r.charge(), r.paymentMethod(), r.checkout()))
                       .compose(v -> repository.findJson(tx, r.id(), account, false))
                       .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()))

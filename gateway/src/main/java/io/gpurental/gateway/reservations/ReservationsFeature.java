@@ -1,6 +1,7 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Credentials;
+import io.gpurental.gateway.auth.TokenSpending;
 import io.gpurental.gateway.config.EventsConfig;
 import io.gpurental.gateway.config.FleetConfig;
 import io.gpurental.gateway.config.ReservationConfig;
@@ -26,6 +27,7 @@ public final class ReservationsFeature implements Feature {
   private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
   private final ReservationsApi api;
   private final Bookings bookings;
+  private final Budgets tokenSpending;
   private final SshKeysApi sshKeys;
   private final LiveUpdates live;
   private final HoldSweeper sweeper;
@@ -54,6 +56,7 @@ public final class ReservationsFeature implements Feature {
     this.bookings = new Bookings(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
         quoting, payments, cancellations, extensions, publicBase, maxHours);
     this.api = new ReservationsApi(bookings);
+    this.tokenSpending = new Budgets(pool);
     this.sshKeys = new SshKeysApi(new SshKeyRepository(pool));
     this.idempotencyKeys = new IdempotencyKeys(pool);
     this.live = new LiveUpdates(vertx, credentials, events);
@@ -69,6 +72,11 @@ public final class ReservationsFeature implements Feature {
   /** Booking, extending, cancelling and reading reservations as the REST API does, for the MCP tools. */
   public Bookings bookings() {
     return bookings;
+  }
+
+  /** What API tokens have spent (held or paid, less refunds), for auth's budget reports. */
+  public TokenSpending tokenSpending() {
+    return tokenSpending;
   }
 
   /** Lists the reservations a planned maintenance window overlaps, for the fleet. */

@@ -13,11 +13,11 @@ import java.time.Duration;
 import java.util.Map;
 
 /** The MCP SDK's own Java client against a test node, and raw JSON-RPC posts for what it hides. */
-final class McpClients {
+public final class McpClients {
   private McpClients() {}
 
   /** The SDK client (streamable HTTP) with {@code token} as bearer; null sends none. */
-  static McpSyncClient sdk(TestGateway node, String token) {
+  public static McpSyncClient sdk(TestGateway node, String token) {
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(node.url(""))
         .endpoint("/mcp")
         .httpRequestCustomizer((builder, method, uri, body, context) -> {
@@ -31,7 +31,7 @@ final class McpClients {
 
   /** A tool's structured result, failing the test with the tool's text when it is an error. */
   @SuppressWarnings("unchecked")
-  static JsonObject call(McpSyncClient client, String tool, JsonObject args) {
+  public static JsonObject call(McpSyncClient client, String tool, JsonObject args) {
     McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, args.getMap()));
     if (Boolean.TRUE.equals(result.isError())) {
       throw new AssertionError(tool + " failed: " + text(result));

@@ -56,7 +56,8 @@ class McpServerTest {
       Map<String, McpSchema.Tool> tools = client.listTools().tools().stream()
           .collect(Collectors.toMap(McpSchema.Tool::name, tool -> tool));
       assertEquals(Set.of("list_gpu_models", "search_offers", "get_offer", "get_quote", "create_reservation",
-          "get_reservation", "list_reservations", "extend_reservation", "cancel_reservation"), tools.keySet());
+          "get_reservation", "list_reservations", "extend_reservation", "cancel_reservation", "get_budget"),
+          tools.keySet());
       tools.values().forEach(McpServerTest::fullyAnnotated);
       assertTrue(tools.get("cancel_reservation").annotations().destructiveHint());
       assertTrue(tools.get("search_offers").annotations().readOnlyHint());
@@ -105,6 +106,8 @@ class McpServerTest {
 
       JsonArray listed = McpClients.call(client, "list_reservations", new JsonObject()).getJsonArray("data");
       assertEquals(id, listed.getJsonObject(0).getString("id"));
+      JsonObject budget = McpClients.call(client, "get_budget", new JsonObject());
+      assertNull(budget.getValue("budget"), "the owner set no budget on this token");
     }
   }
 

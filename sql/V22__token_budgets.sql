@@ -8,7 +8,7 @@ CREATE TABLE token_budgets (
   total_cap              bigint CHECK (total_cap >= 0),
   max_price_per_gpu_hour bigint CHECK (max_price_per_gpu_hour > 0),
   max_hours              integer CHECK (max_hours > 0),
-  -- above this quoted total a reservation waits for the owner's approval (not yet enforced: issue 21)
+  -- above this quoted total a reservation waits for the owner's approval (awaiting_approval)
   approval_threshold     bigint CHECK (approval_threshold >= 0),
   updated_at             timestamptz NOT NULL DEFAULT now(),
   updated_by             text NOT NULL
@@ -33,7 +33,7 @@ CREATE INDEX reservation_extensions_token_idx ON reservation_extensions (token_i
 -- were cancelled spend nothing.
 CREATE VIEW token_spend_view AS
   SELECT r.token_id, r.id AS reservation_id, NULL::text AS extension_id, r.created_at AS at, r.currency,
-         CASE WHEN r.status = 'pending_payment' THEN r.total_amount
+         CASE WHEN r.status IN ('pending_payment', 'awaiting_approval') THEN r.total_amount
               ELSE coalesce((SELECT sum(p.amount - p.amount_refunded) FROM reservation_payments_view p
                              WHERE p.reservation_id = r.id AND p.extension_id IS NULL
                                AND p.status IN ('succeeded', 'refunded')), 0) END AS amount
@@ -45,3 +45,10 @@ CREATE VIEW token_spend_view AS
                              WHERE p.extension_id = x.id AND p.status IN ('succeeded', 'refunded')), 0) END
   FROM reservation_extensions x WHERE x.token_id IS NOT NULL;
 COMMENT ON VIEW token_spend_view IS 'owner: reservations; read by reservations';
+
+-- A reservation above its token's approval threshold waits for the owner, holding its GPUs (within
+-- the hold's limit) and its pending payment: approved, it is paid; declined, released unpaid.
+ALTER TABLE reservations DROP CONSTRAINT reservations_status_check;
+ALTER TABLE reservations ADD CONSTRAINT reservations_status_check CHECK (status IN ('pending_payment',
+  'awaiting_approval', 'confirmed', 'provisioning', 'running', 'completed', 'expired', 'cancelled', 'failed'));
+CREATE INDEX reservations_approval_holds_idx ON reservations (hold_expires_at) WHERE status = 'awaiting_approval';

@@ -60,9 +60,12 @@ public final class AgentsFeature implements Feature {
     ToolCalls calls = new ToolCalls(mapper);
     Map<String, ToolCalls.Work> work = new HashMap<>(new CatalogTools(services.catalog(), services.quotes(), maxHours)
         .work());
-    work.putAll(new ReservationTools(services.bookings()).work());
-    work.put("get_budget", call -> services.budgets().report(call.caller().accountId(), call.caller().tokenId().orElseThrow())
-        .map(report -> new JsonObject().put("token_id", call.caller().tokenId().get()).put("budget", report.orElse(null))));
+    work.putAll(new ReservationTools(services.bookings(), publicBase).work());
+    work.put("get_budget", call -> {
+      String tokenId = call.caller().tokenId().orElseThrow();
+      return services.budgets().report(call.caller().accountId(), tokenId)
+          .map(report -> new JsonObject().put("token_id", tokenId).put("budget", report.orElse(null)));
+    });
     List<McpStatelessServerFeatures.AsyncToolSpecification> tools = new ArrayList<>();
     declarations.tools().forEach((name, declared) -> {
       ToolCalls.Work tool = work.get(name);

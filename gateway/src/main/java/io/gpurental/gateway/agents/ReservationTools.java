@@ -20,9 +20,11 @@ final class ReservationTools {
   private static final Set<String> REQUEST_FIELDS = Set.of("quote_id", "offer_id", "gpu_count", "start", "hours",
       "ssh_public_key", "ssh_key_id");
   private final Bookings bookings;
+  private final String publicBase;
 
-  ReservationTools(Bookings bookings) {
+  ReservationTools(Bookings bookings, String publicBase) {
     this.bookings = bookings;
+    this.publicBase = publicBase;
   }
 
   Map<String, ToolCalls.Work> work() {
@@ -59,20 +61,29 @@ final class ReservationTools {
   }
 
   /** The reservation and, unless the card paid it, where a human pays (a replayed failure stays one). */
-  private Future<JsonObject> paid(Bookings.Answer answer, boolean savedCard) {
-    if (answer.failed()) {
-      return Future.failedFuture(new ReplayedProblem(new JsonObject(answer.body())));
+  private Future<JsonObject> paid(Bookings.Answer booked, boolean savedCard) {
+    if (booked.failed()) {
+      return Future.failedFuture(new ReplayedProblem(new JsonObject(booked.body())));
     }
-    JsonObject reservation = new JsonObject(answer.body());
-    String checkoutUrl = checkoutUrl(reservation);
+    JsonObject reservation = new JsonObject(booked.body());
+    boolean awaiting = "awaiting_approval".equals(reservation.getString("status"));
+    // nobody pays before the owner approved
+    String checkoutUrl = awaiting ? null : checkoutUrl(reservation);
     String method = reservation.getJsonObject("payment", new JsonObject()).getString("method",
         savedCard ? "saved_card" : "checkout");
-    String next = checkoutUrl != null
+    String next = awaiting
+        ? "Above this token's approval threshold: the owner must approve it at approval_url (signed in) before "
+            + reservation.getString("hold_expires_at") + ". Poll get_reservation for the status."
+        : checkoutUrl != null
         ? "A human must open checkout_url and pay before " + reservation.getString("hold_expires_at")
             + "; until then the GPUs are held. Poll get_reservation for the status."
         : "Paid. Poll get_reservation until status is running; its ssh member then says how to log in.";
-    return Future.succeededFuture(new JsonObject().put("reservation", reservation).put("payment_method", method)
-        .put("checkout_url", checkoutUrl).put("next_step", next));
+    JsonObject answer = new JsonObject().put("reservation", reservation).put("payment_method", method)
+        .put("checkout_url", checkoutUrl).put("next_step", next);
+    if (awaiting) {
+      answer.put("approval_url", publicBase + "/reservations/" + reservation.getString("id"));
+    }
+    return Future.succeededFuture(answer);
   }
 
   /** The open checkout: the reservation's own, or its newest extension's. */

@@ -38,6 +38,7 @@ public final class Bookings {
   private final SavedCardStep savedCard;
   private final Cancellations cancellations;
   private final Extensions extensions;
+  private final Approvals approvals;
   private final String publicBase;
   private final int maxHours;
 
@@ -62,6 +63,7 @@ public final class Bookings {
     this.savedCard = new SavedCardStep(vertx, repository, payments, publicBase);
     this.cancellations = cancellations;
     this.extensions = extensions;
+    this.approvals = new Approvals(vertx, repository, savedCard, cancellations);
     this.publicBase = publicBase;
     this.maxHours = maxHours;
   }
@@ -111,6 +113,16 @@ public final class Bookings {
     return cancellations.cancel(caller, id);
   }
 
+  /** The owner approves a reservation awaiting approval: it goes on to payment (a saved card: now). */
+  public Future<JsonObject> approve(Principal caller, String id) {
+    return approvals.approve(caller, id);
+  }
+
+  /** The owner declines a reservation awaiting approval: released, nothing charged. */
+  public Future<JsonObject> decline(Principal caller, String id) {
+    return approvals.decline(caller, id);
+  }
+
   /** The caller's reservation (an operator's: any), with SSH access once running. */
   public Future<JsonObject> get(Principal caller, String id) {
     return repository.findJson(repository.pool(), id, caller.accountId(), caller.isOperator())
@@ -154,7 +166,7 @@ public final class Bookings {
               })
               .compose(outcome -> outcome.resumePaymentId() != null
                   ? savedCard.finish(onProblem, outcome.resumePaymentId(), caller.accountId(), key)
-                  : "saved_card".equals(method) && !outcome.replayed()
+                  : "saved_card".equals(method) && !outcome.replayed() && !Approvals.awaiting(outcome)
                       ? savedCard.finish(onProblem, charge.paymentId(), caller.accountId(), key)
                       : Future.succeededFuture(outcome)));
         })));

@@ -29,18 +29,22 @@ final class Budgets implements TokenSpending {
     return BudgetRepository.spent(pool, tokenId);
   }
 
-  /** Refuses the quote (403 budget_exceeded) when it would pass a cap of the caller's token. */
-  static Future<Void> check(SqlConnection tx, Principal caller, Quote quote) {
+  /**
+   * Refuses the quote (403 budget_exceeded) when it would pass a cap of the caller's token;
+   * otherwise whether it is above the token's approval threshold (the owner must approve it).
+   */
+  static Future<Boolean> check(SqlConnection tx, Principal caller, Quote quote) {
     if (caller.tokenId().isEmpty()) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(false);
     }
     String tokenId = caller.tokenId().get();
     return BudgetRepository.lock(tx, tokenId)
         .compose(v -> BudgetRepository.budget(tx, tokenId))
-        .compose(found -> found.isEmpty() ? Future.succeededFuture()
+        .compose(found -> found.isEmpty() ? Future.succeededFuture(false)
             : BudgetRepository.spent(tx, tokenId).map(spent -> {
               refuseIfOver(found.get(), spent, quote);
-              return null;
+              Long threshold = found.get().approvalThreshold();
+              return threshold != null && quote.total().amount() > threshold;
             }));
   }
 

@@ -28,6 +28,10 @@ final class ReservationsApi {
     api.getRoute("cancelReservation").addHandler(ctx -> bookings.cancel(Principal.required(ctx),
         ctx.pathParam("reservation_id")).onSuccess(ctx::json).onFailure(ctx::fail));
     api.getRoute("extendReservation").addHandler(this::extend);
+    api.getRoute("approveReservation").addHandler(ctx -> bookings.approve(Principal.required(ctx),
+        ctx.pathParam("reservation_id")).onSuccess(ctx::json).onFailure(ctx::fail));
+    api.getRoute("declineReservation").addHandler(ctx -> bookings.decline(Principal.required(ctx),
+        ctx.pathParam("reservation_id")).onSuccess(ctx::json).onFailure(ctx::fail));
   }
 
   private void create(RoutingContext ctx) {

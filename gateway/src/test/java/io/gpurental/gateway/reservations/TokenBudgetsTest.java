@@ -113,6 +113,55 @@ class TokenBudgetsTest {
   }
 
   @Test
+  void aboveTheThresholdTheOwnerApprovesOrDeclinesAndATokenCannot() {
+    ApiClient.signIn(node, "budget-abe").saveCard("4242424242424242");
+    Owner owner = owner("budget-abe");
+    Instant start = Instant.now().plus(12, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
+    long price = quote(owner, start).getJsonObject("total").getLong("amount");
+    setBudget(owner, new JsonObject().put("approval_threshold", price - 1).put("total_cap", 10 * price));
+
+    JsonObject waiting = created(reserveAsync(owner, start, 1, "saved_card").join());
+    String approvedId = waiting.getString("id");
+    assertEquals("awaiting_approval", waiting.getString("status"), waiting.encode());
+    assertEquals(0L, paid(approvedId), "nothing is charged before the owner approves");
+    HttpResponse<String> byToken = send(owner, HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations/"
+        + approvedId + "/approve"))).POST(HttpRequest.BodyPublishers.noBody()));
+    assertTrue(byToken.statusCode() == 401 || byToken.statusCode() == 403, byToken.body());
+    assertEquals("awaiting_approval", status(owner, approvedId), "a token never approves its own spending");
+
+    HttpResponse<String> approved = owner.browser().write("POST",
+        node.url("/api/v1/reservations/" + approvedId + "/approve"), null);
+    assertEquals(200, approved.statusCode(), approved.body());
+    assertEquals("confirmed", new JsonObject(approved.body()).getString("status"), approved.body());
+    assertEquals(price, paid(approvedId), "approved: the saved card paid the quote");
+
+    String declinedId = created(reserveAsync(owner, start.plus(3, ChronoUnit.HOURS), 1, "saved_card").join())
+        .getString("id");
+    HttpResponse<String> declined = owner.browser().write("POST",
+        node.url("/api/v1/reservations/" + declinedId + "/decline"), null);
+    assertEquals(200, declined.statusCode(), declined.body());
+    assertEquals("cancelled", new JsonObject(declined.body()).getString("status"));
+    assertEquals(0L, paid(declinedId), "declined: nothing charged");
+    assertEquals(0L, count("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + declinedId
+        + "'"), "declined: the GPUs are free again");
+    assertEquals(409, owner.browser().write("POST", node.url("/api/v1/reservations/" + approvedId + "/decline"), null)
+        .statusCode(), "only a reservation awaiting approval is declined");
+    assertEquals(2L, count("SELECT count(*) FROM audit_log WHERE action IN ('reservation.approved',"
+        + " 'reservation.declined') AND target IN ('" + approvedId + "', '" + declinedId + "')"));
+
+    try (McpSyncClient agent = McpClients.sdk(node, owner.token())) {
+      agent.initialize();
+      JsonObject booked = McpClients.call(agent, "create_reservation", new JsonObject().put("offer_id", OFFER)
+          .put("gpu_count", 1).put("hours", 1).put("start", start.plus(6, ChronoUnit.HOURS).toString())
+          .put("ssh_public_key", ApiClient.SSH_KEY));
+      assertEquals("awaiting_approval", booked.getJsonObject("reservation").getString("status"));
+      assertTrue(booked.getString("approval_url").endsWith("/reservations/"
+          + booked.getJsonObject("reservation").getString("id")), booked.encode());
+      assertNull(booked.getValue("checkout_url"));
+    }
+  }
+
+  @Test
   void onlyAPersonSetsABudgetAndATokenWithoutOneIsNotLimited() {
     Owner owner = owner("budget-bo");
     HttpResponse<String> byToken = send(owner, HttpRequest.newBuilder(URI.create(node.url("/api/v1/tokens/"
@@ -153,11 +202,25 @@ class TokenBudgetsTest {
   }
 
   private CompletableFuture<HttpResponse<String>> reserveAsync(Owner owner, Instant start, int hours) {
-    JsonObject body = ApiClient.reservationRequest(OFFER, 1, start, hours, "checkout");
+    return reserveAsync(owner, start, hours, "checkout");
+  }
+
+  private CompletableFuture<HttpResponse<String>> reserveAsync(Owner owner, Instant start, int hours, String payment) {
+    JsonObject body = ApiClient.reservationRequest(OFFER, 1, start, hours, payment);
     return HTTP.sendAsync(HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations")))
         .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + owner.token())
         .header("Content-Type", "application/json").header("Idempotency-Key", UUID.randomUUID().toString())
         .POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonObject created(HttpResponse<String> answer) {
+    assertEquals(201, answer.statusCode(), answer.body());
+    return new JsonObject(answer.body());
+  }
+
+  private long paid(String reservationId) {
+    return count("SELECT coalesce(sum(amount), 0) FROM payments WHERE status = 'succeeded' AND reservation_id = '"
+        + reservationId + "'");
   }
 
   private String status(Owner owner, String id) {

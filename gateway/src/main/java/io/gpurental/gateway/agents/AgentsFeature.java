@@ -43,7 +43,7 @@ public final class AgentsFeature implements Feature {
 
   /** What the tools run on: the other features' services. */
   public record Services(CatalogQueries catalog, QuotesApi quotes, Bookings bookings,
-      Function<String, Future<Principal>> apiTokens, TokenBudgets budgets, Supplier<Future<String>> cancellationPolicy,
+      Function<String, Future<Principal>> apiTokens, Function<Principal, Future<Void>> writeLimit, TokenBudgets budgets, Supplier<Future<String>> cancellationPolicy,
       String readyGuarantee) {}
 
   /** Reads {@code mcp/tools.json} without blocking. */
@@ -55,7 +55,7 @@ public final class AgentsFeature implements Feature {
   public AgentsFeature(Declarations declarations, Services services, String publicBase, int maxHours,
       String version) {
     McpJsonMapper mapper = declarations.mapper();
-    this.access = new McpAccess(services.apiTokens(), publicBase, declarations.tools());
+    this.access = new McpAccess(services.apiTokens(), services.writeLimit(), publicBase, declarations.tools());
     this.endpoint = new McpEndpoint(mapper, access);
     ToolCalls calls = new ToolCalls(mapper);
     Map<String, ToolCalls.Work> work = new HashMap<>(new CatalogTools(services.catalog(), services.quotes(), maxHours)

@@ -24,9 +24,12 @@ final class McpAccess {
   private final String publicBase;
   private final String publicOrigin;
   private final Map<String, ToolDeclarations.Declared> tools;
+  private final Function<Principal, Future<Void>> writeLimit;
 
-  McpAccess(Function<String, Future<Principal>> tokens, String publicBase, Map<String, ToolDeclarations.Declared> tools) {
+  McpAccess(Function<String, Future<Principal>> tokens, Function<Principal, Future<Void>> writeLimit, String publicBase,
+      Map<String, ToolDeclarations.Declared> tools) {
     this.tokens = tokens;
+    this.writeLimit = writeLimit;
     this.publicBase = publicBase;
     this.publicOrigin = origin(publicBase);
     this.tools = tools;
@@ -68,6 +71,17 @@ final class McpAccess {
       return Optional.empty();
     }
     return tools.get(name).scope().filter(needed -> caller.scopes().stream().noneMatch(s -> s.grants(needed.id())));
+  }
+
+  /**
+   * A call of a tool that is not read-only counts against the token's write limit, the same
+   * bucket as its REST writes (429 beyond it).
+   */
+  Future<Void> limitWrites(Principal caller, JsonObject message) {
+    boolean writes = "tools/call".equals(message.getValue("method"))
+        && message.getValue("params") instanceof JsonObject params && params.getValue("name") instanceof String name
+        && tools.containsKey(name) && !Boolean.TRUE.equals(tools.get(name).tool().annotations().readOnlyHint());
+    return writes ? writeLimit.apply(caller) : Future.succeededFuture();
   }
 
   /** Protected resource metadata (RFC 9728), at the root and at the path of {@code /mcp}. */

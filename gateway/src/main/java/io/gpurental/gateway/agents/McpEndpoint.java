@@ -1,7 +1,9 @@
 package io.gpurental.gateway.agents;
 
 import io.gpurental.gateway.auth.Principal;
+import io.gpurental.gateway.auth.Scope;
 import io.gpurental.gateway.platform.errors.ApiException;
+import io.gpurental.gateway.platform.errors.TooManyRequests;
 import io.gpurental.gateway.platform.http.RequestIds;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -85,13 +87,15 @@ final class McpEndpoint implements McpStatelessServerTransport {
     }
   }
 
-  /** 401 with the challenge naming the resource metadata; a suspended account's 403 as it is. */
+  /** 401 with the challenge naming the resource metadata; a suspended account's 403 and a 429 as they are. */
   private void refuse(RoutingContext ctx, Throwable failure) {
     int status = failure instanceof ApiException api ? api.status() : 500;
     if (status >= 500) {
       LOG.error("Authenticating an MCP call failed", failure);
     } else if (status == 401) {
       ctx.response().putHeader("WWW-Authenticate", access.challenge());
+    } else if (failure instanceof TooManyRequests limited) {
+      ctx.response().putHeader("Retry-After", String.valueOf(limited.extensions().getLong(TooManyRequests.RETRY_AFTER)));
     }
     String detail = status >= 500 ? "The server could not check the token." : failure.getMessage();
     reply(ctx, status, error(null, ErrorCodes.INVALID_REQUEST, detail));
@@ -110,13 +114,19 @@ final class McpEndpoint implements McpStatelessServerTransport {
       reply(ctx, 400, error(null, ErrorCodes.INVALID_REQUEST, "Send one JSON-RPC message (no batches)."));
       return;
     }
-    Optional<io.gpurental.gateway.auth.Scope> missing = access.missingScope(caller, object);
+    Optional<Scope> missing = access.missingScope(caller, object);
     if (missing.isPresent()) {
       ctx.response().putHeader("WWW-Authenticate", access.insufficientScope(missing.get()));
       reply(ctx, 403, error(object.getValue("id"), ErrorCodes.INVALID_REQUEST, "insufficient_scope: this token lacks "
           + missing.get().id() + "."));
       return;
     }
+    access.limitWrites(caller, object)
+        .onSuccess(v -> run(ctx, caller, object, text))
+        .onFailure(failure -> refuse(ctx, failure));
+  }
+
+  private void run(RoutingContext ctx, Principal caller, JsonObject object, String text) {
     McpTransportContext transport = McpTransportContext.create(Map.of(ToolCalls.PRINCIPAL, caller,
         ToolCalls.VERTX_CONTEXT, ctx.vertx().getOrCreateContext(), ToolCalls.REQUEST_ID, RequestIds.of(ctx)));
     Mono<Optional<String>> answer = Mono.fromCallable(() -> McpSchema.deserializeJsonRpcMessage(mapper, text))

@@ -79,6 +79,11 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     });
   }
 
+  /** Counts a write made with a token outside the API (an MCP tool call) against the token's write limit. */
+  public Future<Void> limitWrites(Principal caller) {
+    return authenticator.limitTokenWrites(caller);
+  }
+
   /** Tokens' budgets as reported (owners, agents); the reservations feature registers the spending. */
   public TokenBudgets tokenBudgets() {
     return tokenBudgets;

@@ -136,6 +136,12 @@ public final class Authenticator implements Handler<RoutingContext> {
     });
   }
 
+  /** A write made outside {@code /api/v1} with an API token (MCP tool calls): the token's write limit. */
+  Future<Void> limitTokenWrites(Principal caller) {
+    String subject = caller.tokenId().map(id -> "token:" + id).orElse("account:" + caller.accountId());
+    return limiter.acquire("writes", subject, limits.writesPerMinute(), Duration.ofMinutes(1), "write requests");
+  }
+
   /** Per token, per signed-in account, or (anonymous writes such as quotes) per client address. */
   private Future<Void> limitWrites(RoutingContext ctx, Optional<Principal> caller) {
     String subject = caller.filter(principal -> principal.method() != Principal.Method.ENROLMENT)

@@ -18,9 +18,10 @@ import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Who may call {@code /mcp}, and the transport's rules (origin, protocol version, methods, size). */
-@GatewayTest
+/** Who may call {@code /mcp}, and the transport's rules (origin, protocol version, methods, size, rate). */
+@GatewayTest(settings = "GATEWAY_RATE_LIMITS_WRITES_PER_MINUTE=" + McpAccessTest.WRITES_PER_MINUTE)
 class McpAccessTest {
+  static final int WRITES_PER_MINUTE = 5;
   private static TestGateway node;
   private static ApiClient reader;
   private static ApiClient writer;
@@ -85,6 +86,24 @@ class McpAccessTest {
     assertEquals(200, same.statusCode(), same.body());
     assertEquals("gpu-rental-gateway", new JsonObject(same.body()).getJsonObject("result")
         .getJsonObject("serverInfo").getString("name"));
+  }
+
+  @Test
+  void writeToolCallsShareTheTokensWriteLimit() {
+    ApiClient agent = ApiClient.signIn(node, "mcp-loopy");
+    JsonObject cancel = McpClients.toolCall("cancel_reservation", new JsonObject().put("reservation_id", "rsv_none"));
+    for (int i = 0; i < WRITES_PER_MINUTE; i++) {
+      HttpResponse<String> answered = McpClients.post(node, cancel, "Authorization", "Bearer " + agent.token());
+      assertEquals(200, answered.statusCode(), answered.body());
+      assertTrue(new JsonObject(answered.body()).getJsonObject("result").getBoolean("isError"), answered.body());
+    }
+    HttpResponse<String> limited = McpClients.post(node, cancel, "Authorization", "Bearer " + agent.token());
+    assertEquals(429, limited.statusCode(), limited.body());
+    assertTrue(limited.headers().firstValue("Retry-After").isPresent());
+    assertEquals(429, agent.post("/api/v1/reservations/rsv_none/cancel", null).statusCode(),
+        "the same bucket as the token's REST writes");
+    assertEquals(200, McpClients.post(node, McpClients.toolCall("search_offers", new JsonObject()), "Authorization",
+        "Bearer " + agent.token()).statusCode(), "reading is not limited");
   }
 
   @Test

@@ -149,6 +149,15 @@ class TokenBudgetsTest {
     assertEquals(2L, count("SELECT count(*) FROM audit_log WHERE action IN ('reservation.approved',"
         + " 'reservation.declined') AND target IN ('" + approvedId + "', '" + declinedId + "')"));
 
+    String lapsingId = created(reserveAsync(owner, start.plus(9, ChronoUnit.HOURS), 1, "saved_card").join())
+        .getString("id");
+    node.sql("UPDATE reservations SET hold_expires_at = now() - interval '1 second' WHERE id = '" + lapsingId + "'");
+    TestGateway.await(node.gateway().jobs().runNow(ReservationsFeature.EXPIRE_HOLDS));
+    assertEquals("expired", status(owner, lapsingId), "an unanswered request lapses with its hold");
+    assertEquals(0L, count("SELECT count(*) FROM reservation_gpus WHERE active AND reservation_id = '" + lapsingId
+        + "'"));
+    assertEquals(price, spentTotal(owner), "only the approved reservation is spent");
+
     try (McpSyncClient agent = McpClients.sdk(node, owner.token())) {
       agent.initialize();
       JsonObject booked = McpClients.call(agent, "create_reservation", new JsonObject().put("offer_id", OFFER)
@@ -216,6 +225,11 @@ class TokenBudgetsTest {
   private static JsonObject created(HttpResponse<String> answer) {
     assertEquals(201, answer.statusCode(), answer.body());
     return new JsonObject(answer.body());
+  }
+
+  private long spentTotal(Owner owner) {
+    return new JsonObject(owner.browser().get(node.url("/api/v1/tokens/" + owner.tokenId())).body())
+        .getJsonObject("budget").getJsonObject("spent").getLong("total");
   }
 
   private long paid(String reservationId) {

@@ -7,6 +7,7 @@ import { ApiError, getJson, postJson } from './api';
 import { formatMoney } from './format';
 import { csrfHeaders, getSession } from './session';
 import type { TimeToReady } from './time-to-ready';
+import { addWorkload, type ChosenWorkload, type WorkloadFit, type WorkloadSearchInfo } from './workloads';
 
 /** An amount in the currency's minor unit (e.g. cents), e.g. `{amount: 210, currency: "usd"}`. */
 export interface Money {
@@ -63,6 +64,10 @@ export interface Offer {
   /** GPU counts that can be booked together, e.g. [1, 2, 4, 8]. */
   gpu_counts: number[];
   bookable: boolean;
+  /** container: an isolated container per reservation; whole_host: rented whole, to one renter at a time. */
+  isolation?: 'container' | 'whole_host';
+  /** Each image template, and whether this host has it cached (a start without download). */
+  images?: { id: string; name: string; cached: boolean }[];
   hardware: Hardware;
   price_per_gpu_hour: Money;
   all_in_per_gpu_hour: Money;
@@ -77,6 +82,8 @@ export interface Offer {
   uptime: Uptime;
   /** Planned maintenance that makes this window unbookable. */
   maintenance: { id: string; starts_at: string; ends_at: string; drain: boolean } | null;
+  /** Only with a workload: how it fits, at `window.gpu_count` GPUs. */
+  fit?: WorkloadFit;
 }
 
 /** uptime = 1 − down time ÷ (period − planned maintenance); null without time in service. */
@@ -117,6 +124,8 @@ export interface OfferDetail extends Offer {
 export interface OfferPage {
   data: Offer[];
   next_cursor: string | null;
+  /** Only with a workload: its parameters, what it needs, and what it would need when nothing fits. */
+  workload?: WorkloadSearchInfo;
 }
 
 export interface Quote {
@@ -172,8 +181,9 @@ export function getOffer(
   id: string,
   window: { start?: string; hours?: number },
   signal?: AbortSignal,
+  workload: ChosenWorkload | null = null,
 ): Promise<OfferDetail> {
-  const query = new URLSearchParams();
+  const query = addWorkload(new URLSearchParams(), workload);
   if (window.start) {
     query.set('start', window.start);
   }
@@ -322,7 +332,11 @@ export function isAbort(error: unknown): boolean {
 }
 
 /** `/catalog/{id}` with the window the visitor was looking at. */
-export function offerHref(id: string, window: { start?: string; hours?: string | number; gpus?: number }): string {
+export function offerHref(
+  id: string,
+  window: { start?: string; hours?: string | number; gpus?: number },
+  workload: ChosenWorkload | null = null,
+): string {
   const params = new URLSearchParams();
   if (window.start) {
     params.set('start', window.start);
@@ -331,5 +345,6 @@ export function offerHref(id: string, window: { start?: string; hours?: string |
   if (window.gpus && window.gpus > 1) {
     params.set('gpus', String(window.gpus));
   }
+  addWorkload(params, workload);
   return `/catalog/${encodeURIComponent(id)}?${params.toString()}`;
 }

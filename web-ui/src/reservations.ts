@@ -104,6 +104,10 @@ export interface Reservation {
     /** e.g. "ssh -p 22 ubuntu@host", once running. */
     command?: string | null;
   };
+  /** The image the instance runs and the ports asked for; null when none was chosen. */
+  image?: { template_id: string | null; ref: string; ports: number[] } | null;
+  /** The ports the running instance publishes besides SSH. */
+  ports?: PublishedPort[];
   /** Ready-guarantee and downtime credits, oldest first. */
   credits?: ReservationCredit[];
   /** Set while the running instance is not served (its host offline). */
@@ -137,6 +141,17 @@ export interface ReservationRequest {
   quote_id: string;
   ssh_public_key: string;
   payment: PaymentChoice;
+  /** A template id (img_…) or a custom image reference from an allowed registry. */
+  image?: string;
+  /** Container ports to publish besides SSH. */
+  ports?: number[];
+}
+
+/** A container port the running instance publishes, and where to reach it. */
+export interface PublishedPort {
+  container_port: number;
+  host_port: number;
+  address: string;
 }
 
 export interface ExtendRequest {

@@ -24,6 +24,15 @@ import { FIELD_IDS, FIELD_LABELS, type Problem } from './filter-draft';
 import { FilterPanel } from './FilterPanel';
 import { OfferCard } from './OfferCard';
 import { FleetReadyTime } from './FleetReadyTime';
+import { WorkloadPanel } from './WorkloadPanel';
+import {
+  addWorkload,
+  listWorkloads,
+  workloadFromSearch,
+  type ChosenWorkload,
+  type WorkloadCatalog,
+  type WorkloadSearchInfo,
+} from '../../workloads';
 import './catalog.css';
 
 /** `/catalog`: offers filtered by the URL's query, with the filter form beside them. */
@@ -31,16 +40,32 @@ export function CatalogPage() {
   const search = useSearch();
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const extras = useMemo(() => extraFiltersFromSearch(search), [search]);
+  const workload = useMemo(() => workloadFromSearch(search), [search]);
   const apiQuery = useMemo(() => {
-    const params = filtersToParams(filters, extras);
+    const params = addWorkload(filtersToParams(filters, extras), workload);
     params.set('limit', String(OFFER_PAGE_SIZE));
     return params.toString();
-  }, [filters, extras]);
+  }, [filters, extras, workload]);
 
   const [models, setModels] = useState<GpuModel[] | null>(null);
   const [modelsFailed, setModelsFailed] = useState(false);
   const [regions, setRegions] = useState<string[]>([]);
   const alertRef = useRef<HTMLDivElement>(null);
+  const [workloads, setWorkloads] = useState<WorkloadCatalog | null>(null);
+  const [workloadsFailed, setWorkloadsFailed] = useState(false);
+  const [workloadInfo, setWorkloadInfo] = useState<WorkloadSearchInfo | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listWorkloads(controller.signal)
+      .then((answer) => setWorkloads(answer && Array.isArray(answer.data) ? answer : { data: [], architectures: [] }))
+      .catch((error) => {
+        if (!isAbort(error)) {
+          setWorkloadsFailed(true);
+        }
+      });
+    return () => controller.abort();
+  }, []);
 
   useEffect(() => {
     rememberCatalogSearch(search);
@@ -86,7 +111,12 @@ export function CatalogPage() {
       if (cursor) {
         params.set('cursor', cursor);
       }
-      return listOffers(params, signal);
+      return listOffers(params, signal).then((page) => {
+        if (!cursor) {
+          setWorkloadInfo(page?.workload ?? null);
+        }
+        return page;
+      });
     },
     deps: [apiQuery],
     noun: 'offer',
@@ -102,8 +132,7 @@ export function CatalogPage() {
     }
   }, [problem]);
 
-  const apply = (next: CatalogFilters) => {
-    const params = filtersToParams(next, extras);
+  const show = (params: URLSearchParams) => {
     const qs = params.toString();
     const href = `/catalog${qs ? `?${qs}` : ''}`;
     if (href === `/catalog${window.location.search}`) {
@@ -113,8 +142,11 @@ export function CatalogPage() {
     }
   };
 
+  const apply = (next: CatalogFilters) => show(addWorkload(filtersToParams(next, extras), workload));
+  const applyWorkload = (next: ChosenWorkload | null) => show(addWorkload(filtersToParams(filters, extras), next));
+
   const clearExtras = () => {
-    const qs = filtersToParams(filters).toString();
+    const qs = addWorkload(filtersToParams(filters), workload).toString();
     navigate(`/catalog${qs ? `?${qs}` : ''}`);
   };
 
@@ -125,6 +157,14 @@ export function CatalogPage() {
       <h1>Catalog</h1>
       <p class="lead">Bookable GPU capacity with all-in hourly prices: fees and taxes included.</p>
       <FleetReadyTime />
+      <WorkloadPanel
+        catalog={workloads}
+        failed={workloadsFailed}
+        chosen={workload}
+        serverFields={workload ? serverFieldsOf(problem) : []}
+        busy={loading}
+        onApply={applyWorkload}
+      />
       <div class="catalog-layout">
         <FilterPanel
           filters={filters}
@@ -142,6 +182,24 @@ export function CatalogPage() {
           <p id="catalog-status" class="catalog-status muted" role="status" aria-live="polite">
             {status}
           </p>
+          {workload && workloadInfo && !problem && (
+            <div id="workload-summary" class={workloadInfo.unmet ? 'note workload-summary' : 'notice workload-summary'}>
+              {workloadInfo.unmet ? (
+                <p id="workload-unmet">{workloadInfo.unmet}</p>
+              ) : (
+                <p>
+                  {workloadInfo.name}: needs {formatGbFigure(workloadInfo.need.total_vram_gb)} of VRAM in all
+                  {workloadInfo.need.splittable
+                    ? workloadInfo.need.fast_interconnect_for_multi_gpu
+                      ? ', on one GPU or several joined by NVLink'
+                      : ', on one GPU or split over several'
+                    : ', on a single GPU'}
+                  . Each offer is shown at the fewest GPUs that hold it, priced for them; by price, the cheapest
+                  window in all comes first.
+                </p>
+              )}
+            </div>
+          )}
           {extras.length > 0 && (
             <div id="extra-filters" class="notice extra-filters">
               <p>
@@ -186,7 +244,7 @@ export function CatalogPage() {
             loading && <p class="muted">Loading offers…</p>
           ) : offers.length === 0 ? (
             <div id="offer-empty" class="empty-state">
-              <p>No offers match these filters.</p>
+              <p>{workload ? 'No offer matching these filters holds this workload in this window.' : 'No offers match these filters.'}</p>
               <p>
                 Try a lower minimum, another region or a later start
                 {filters.include_unavailable ? '' : ', or tick “Show unavailable” to see offers that are booked for this window'}.
@@ -196,7 +254,7 @@ export function CatalogPage() {
             <>
               <ul class="offer-list">
                 {offers.map((offer) => (
-                  <OfferCard key={offer.id} offer={offer} filters={filters} />
+                  <OfferCard key={offer.id} offer={offer} filters={filters} workload={workload} />
                 ))}
               </ul>
               {nextCursor && (
@@ -210,3 +268,15 @@ export function CatalogPage() {
   );
 }
 
+
+/** The field problems of a failed search (for the workload form). */
+function serverFieldsOf(problem: Problem | null) {
+  return problem?.fields ?? [];
+}
+
+const gbFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+/** "178.9 GB" */
+function formatGbFigure(gb: number): string {
+  return `${gbFormat.format(gb)} GB`;
+}

@@ -2,13 +2,14 @@ import { type CatalogFilters } from '../../catalog-filters';
 import { formatCount, formatGb, formatPercent, formatUptime, gpusLabel, money, offerHref, type Offer } from '../../offers';
 import { Link } from '../../router';
 import { readyLine } from '../../time-to-ready';
+import type { ChosenWorkload } from '../../workloads';
 
 function domId(prefix: string, id: string): string {
   return `${prefix}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
 /** One offer in the results, priced for the filtered window, linking to its page. */
-export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFilters }) {
+export function OfferCard({ offer, filters, workload = null }: { offer: Offer; filters: CatalogFilters; workload?: ChosenWorkload | null }) {
   const titleId = domId('offer-title', offer.id);
   const hyperscaler = offer.savings?.vs_hyperscaler_percent;
   const specialized = offer.savings?.vs_specialized_percent;
@@ -29,6 +30,7 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
         </p>
       </div>
       {!offer.bookable && <p class="offer-card__unavailable">Not bookable for this window</p>}
+      {offer.fit && <p class="offer-card__fit">{offer.fit.sentence}</p>}
       <dl class="offer-card__specs">
         <div>
           <dt>VRAM</dt>
@@ -48,6 +50,22 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
           <dt>Uptime</dt>
           <dd class="offer-card__uptime">{formatUptime(offer.uptime_30d)} over 30 days</dd>
         </div>
+        <div>
+          <dt>Isolation</dt>
+          <dd class="offer-card__isolation">
+            {offer.isolation === 'whole_host' ? 'Whole host, one renter' : 'Own container'}
+          </dd>
+        </div>
+        {(offer.images ?? []).some((image) => image.cached) && (
+          <div>
+            <dt>Cached</dt>
+            <dd class="offer-card__cached">
+              {(offer.images ?? []).every((image) => image.cached)
+                ? `All ${offer.images?.length ?? 0} image templates`
+                : (offer.images ?? []).filter((image) => image.cached).map((image) => image.name).join(', ')}
+            </dd>
+          </div>
+        )}
       </dl>
       <p class="offer-card__price">
         <span class="offer-card__amount">{money(offer.all_in_per_gpu_hour)}</span>{' '}
@@ -81,7 +99,7 @@ export function OfferCard({ offer, filters }: { offer: Offer; filters: CatalogFi
       <p class="offer-card__host muted">Host {offer.host_name}</p>
       <Link
         class="btn offer-card__link"
-        href={offerHref(offer.id, { start: filters.start, hours, gpus: gpuCount })}
+        href={offerHref(offer.id, { start: filters.start, hours, gpus: gpuCount }, workload)}
         aria-describedby={titleId}
       >
         View offer

@@ -7,6 +7,7 @@ import {
   utcToLocalInput,
   type FieldProblem,
 } from '../../offers';
+import { WORKLOAD_PARAMS } from '../../workloads';
 
 /** Filter fields: query parameter → form control id. */
 export const FIELD_IDS: Record<string, string> = {
@@ -18,6 +19,8 @@ export const FIELD_IDS: Record<string, string> = {
   hours: 'filter-hours',
   sort: 'filter-sort',
   include_unavailable: 'filter-include-unavailable',
+  workload: 'workload-preset',
+  ...Object.fromEntries(WORKLOAD_PARAMS.map((name) => [name, `workload-param-${name}`])),
 };
 
 export const FIELD_LABELS: Record<string, string> = {
@@ -29,6 +32,7 @@ export const FIELD_LABELS: Record<string, string> = {
   hours: 'Hours',
   sort: 'Sort by',
   include_unavailable: 'Show unavailable',
+  workload: 'Workload',
 };
 
 export interface Problem {

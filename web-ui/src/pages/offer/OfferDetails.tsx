@@ -1,7 +1,7 @@
 import { AvailabilityStrip, PriceHistory } from '../../charts';
 import { formatCount, formatGb, formatPercent, money, type OfferDetail } from '../../offers';
 import type { ChosenWindow } from './chosen-window';
-import { Hardware, PriceBreakdown, References } from './OfferFacts';
+import { Hardware, Images, PriceBreakdown, References } from './OfferFacts';
 import { UptimeFigures } from './UptimeFigures';
 import { QuoteSection } from './QuoteSection';
 import { ReadyTime } from './ReadyTime';
@@ -48,6 +48,7 @@ export function OfferDetails({ offer, updating, updateError, onRetry, chosen }: 
       <div class="offer-layout">
         <div class="offer-layout__main">
           <Hardware offer={offer} />
+          <Images offer={offer} />
           <UptimeFigures offer={offer} />
           <PriceBreakdown offer={offer} updating={updating} />
           <ReadyTime figure={offer.time_to_ready} />

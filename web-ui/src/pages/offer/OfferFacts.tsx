@@ -11,6 +11,7 @@ export function Hardware({ offer }: { offer: OfferDetail }) {
     ['VRAM per GPU', formatGb(offer.vram_gb)],
     ['GPUs in the host', `${formatCount(offer.gpus_total)} (${formatCount(offer.gpus_available)} free for this window)`],
     ['Bookable GPU counts', (offer.gpu_counts ?? []).map(formatCount).join(', ') || '—'],
+    ['Isolation', isolationText(offer.isolation)],
     ['Interconnect', hw?.interconnect || '—'],
     ['CPU', hw ? `${hw.cpu_model}, ${formatCount(hw.cpu_cores)} cores` : '—'],
     ['RAM', hw ? formatGb(hw.ram_gb) : '—'],
@@ -41,6 +42,34 @@ export function Hardware({ offer }: { offer: OfferDetail }) {
           </tbody>
         </table>
       </div>
+    </section>
+  );
+}
+
+/** How renters are kept apart on this host, in words. */
+export function isolationText(isolation: string | undefined): string {
+  return isolation === 'whole_host'
+    ? 'Whole host: rented to one renter at a time (instances run as processes, not containers)'
+    : 'Container: your instance is an isolated container with only your GPUs';
+}
+
+/** The image templates and whether this host has each cached (a start without download). */
+export function Images({ offer }: { offer: OfferDetail }) {
+  const images = offer.images ?? [];
+  if (images.length === 0) {
+    return null;
+  }
+  return (
+    <section class="section" aria-labelledby="images-heading">
+      <h2 id="images-heading">Images</h2>
+      <p class="hint">Pick one when you reserve. A cached image starts in seconds; another is downloaded first.</p>
+      <ul id="offer-images" class="plain-list">
+        {images.map((image) => (
+          <li key={image.id} data-image={image.id} data-cached={image.cached ? 'true' : 'false'}>
+            {image.name}: {image.cached ? <strong>cached on this host</strong> : <span class="muted">not cached yet</span>}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -5,13 +5,15 @@ import { Link, useSearch } from '../../router';
 import { windowFromSearch } from './chosen-window';
 import { OfferDetails } from './OfferDetails';
 import { useOffer } from './useOffer';
+import { workloadFromSearch } from '../../workloads';
 import './offer.css';
 
 /** `/catalog/{id}`: the offer, its price for the chosen window, a quote and the reservation. */
 export function OfferPage({ id }: { id: string }) {
   const search = useSearch();
   const chosen = useMemo(() => windowFromSearch(search), [search]);
-  const { offer, loading, error, reload } = useOffer(id, chosen);
+  const workload = useMemo(() => workloadFromSearch(search), [search]);
+  const { offer, loading, error, reload } = useOffer(id, chosen, workload);
 
   useEffect(() => {
     if (offer) {
@@ -56,6 +58,16 @@ export function OfferPage({ id }: { id: string }) {
           Loading the offer…
         </p>
       ) : (
+        <>
+          {offer.fit && (
+            <section id="offer-fit" class={offer.fit.fits ? 'notice offer-fit' : 'note offer-fit'} aria-labelledby="offer-fit-heading">
+              <h2 id="offer-fit-heading">{offer.fit.fits ? 'Your workload fits' : 'Your workload does not fit this offer'}</h2>
+              <p id="offer-fit-sentence">{offer.fit.sentence}</p>
+              {offer.fit.fits && offer.fit.gpu_count !== null && chosen.gpus !== null && chosen.gpus < offer.fit.gpu_count && (
+                <p>Fewer than {offer.fit.gpu_count} GPUs will not hold it.</p>
+              )}
+            </section>
+          )}
         <OfferDetails
           offer={offer}
           updating={loading}
@@ -63,6 +75,7 @@ export function OfferPage({ id }: { id: string }) {
           onRetry={reload}
           chosen={chosen}
         />
+        </>
       )}
     </>
   );

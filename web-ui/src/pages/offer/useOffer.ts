@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api';
 import { errorText, getOffer, isAbort, type OfferDetail } from '../../offers';
 import type { ChosenWindow } from './chosen-window';
+import type { ChosenWorkload } from '../../workloads';
 
 export interface LoadError {
   status: number;
@@ -12,16 +13,18 @@ export interface LoadError {
  * The offer, priced for the chosen window: re-read when the window changes, while the last one
  * stays shown (`loading`), and on `reload()`.
  */
-export function useOffer(id: string, chosen: ChosenWindow) {
+export function useOffer(id: string, chosen: ChosenWindow, workload: ChosenWorkload | null = null) {
   const [offer, setOffer] = useState<OfferDetail | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<LoadError | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
 
+  const workloadKey = workload ? JSON.stringify(workload) : '';
+
   useEffect(() => {
     const controller = new AbortController();
     setLoading(true);
-    getOffer(id, { start: chosen.start || undefined, hours: chosen.hours ?? undefined }, controller.signal)
+    getOffer(id, { start: chosen.start || undefined, hours: chosen.hours ?? undefined }, controller.signal, workload)
       .then((detail) => {
         if (!detail || typeof detail !== 'object' || typeof detail.id !== 'string') {
           throw new Error('Unexpected response for this offer.');
@@ -41,7 +44,7 @@ export function useOffer(id: string, chosen: ChosenWindow) {
         setLoading(false);
       });
     return () => controller.abort();
-  }, [id, chosen.start, chosen.hours, reloadKey]);
+  }, [id, chosen.start, chosen.hours, workloadKey, reloadKey]);
 
   const reload = () => setReloadKey((key) => key + 1);
   return { offer, loading, error, reload };

@@ -12,6 +12,7 @@ import {
   type ReservationRequest,
 } from '../../reservations';
 import type { Me } from '../../session';
+import { imageRequest, type ImageChoice } from './ImagePicker';
 import { keyProblem, reserveProblemFrom, sshKeyMistake, type ReserveProblem } from './reserve-problem';
 
 /**
@@ -21,6 +22,7 @@ import { keyProblem, reserveProblemFrom, sshKeyMistake, type ReserveProblem } fr
 export function useReserve(quote: Quote, me: Me | null) {
   const [sshKey, setSshKey] = useState(() => rememberedSshKey());
   const [problem, setProblem] = useState<ReserveProblem | null>(null);
+  const [image, setImage] = useState<ImageChoice | null>(null);
   const { busy, submit, reset } = useIdempotentSubmit<Reservation>();
   const keyRef = useRef<HTMLTextAreaElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -55,7 +57,12 @@ export function useReserve(quote: Quote, me: Me | null) {
       fail(keyProblem(mistake));
       return;
     }
-    const request: ReservationRequest = { quote_id: quote.id, ssh_public_key: key, payment };
+    const chosen = imageRequest(image);
+    if (chosen === null) {
+      fail({ ...keyProblem(''), message: 'Ports to publish are whole numbers, e.g. 8888 or 8888, 6006.', keyError: null });
+      return;
+    }
+    const request: ReservationRequest = { quote_id: quote.id, ssh_public_key: key, payment, ...chosen };
     setProblem(null);
     await submit({
       body: request,
@@ -71,5 +78,5 @@ export function useReserve(quote: Quote, me: Me | null) {
     });
   };
 
-  return { sshKey, setSshKey, problem, busy, reserve, keyRef, alertRef, chosenPayment };
+  return { sshKey, setSshKey, problem, busy, reserve, keyRef, alertRef, chosenPayment, image, setImage };
 }

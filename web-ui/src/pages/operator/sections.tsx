@@ -14,6 +14,7 @@ import { AuditPage } from './audit/AuditPage';
 import { PricesPage } from './prices/PricesPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
 import { EconomicsPage } from './economics/EconomicsPage';
+import { ImagesPage } from './images/ImagesPage';
 
 export interface OperatorSection {
   /** The path segment after /operator/, e.g. "hosts". */
@@ -33,6 +34,7 @@ export const OPERATOR_SECTIONS: readonly OperatorSection[] = [
   },
   // the fleet and what goes wrong with it first, then what it earns, then people and money
   { slug: 'incidents', label: 'Incidents', render: () => <IncidentsPage /> },
+  { slug: 'images', label: 'Images', render: (me) => <ImagesPage me={me} /> },
   { slug: 'prices', label: 'Prices', render: (me) => <PricesPage me={me} /> },
   { slug: 'economics', label: 'Economics', render: () => <EconomicsPage /> },
   { slug: 'reservations', label: 'Reservations', render: (me) => <ReservationsAdminPage me={me} /> },

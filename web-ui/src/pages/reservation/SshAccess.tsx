@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { shortRef } from '../../images';
 import { FINAL_STATUSES, type Reservation } from '../../reservations';
 
 export function SshAccess({ reservation: r }: { reservation: Reservation }) {
@@ -68,6 +69,14 @@ export function SshAccess({ reservation: r }: { reservation: Reservation }) {
             </dd>
           </div>
         )}
+        {r.image && (
+          <div>
+            <dt>Image</dt>
+            <dd>
+              <code id="instance-image" title={r.image.ref}>{shortRef(r.image.ref)}</code>
+            </dd>
+          </div>
+        )}
         {r.ssh?.user && (
           <div>
             <dt>User</dt>
@@ -77,6 +86,24 @@ export function SshAccess({ reservation: r }: { reservation: Reservation }) {
           </div>
         )}
       </dl>
+      {(r.ports ?? []).length > 0 && (
+        <div class="published-ports">
+          <h3 id="ports-heading">Published ports</h3>
+          <table id="published-ports" class="data-table" aria-labelledby="ports-heading">
+            <thead>
+              <tr><th scope="col">Container port</th><th scope="col">Reach it at</th></tr>
+            </thead>
+            <tbody>
+              {(r.ports ?? []).map((p) => (
+                <tr key={p.container_port} data-port={p.container_port}>
+                  <th scope="row">{p.container_port}</th>
+                  <td><code>{p.address}</code></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

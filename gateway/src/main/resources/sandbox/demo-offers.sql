@@ -10,7 +10,9 @@ INSERT INTO offers (id, host_id, gpu_counts, cpu_cores_per_gpu, ram_gb_per_gpu, 
   ('off_fra_l40s_01', 'host_fra_l40s_01', '{1,2,4,8}', 12, 128, 1920),
   ('off_osl_4090_01', 'host_osl_4090_01', '{1,2,4}',    8,  64, 1024),
   ('off_osl_5090_01', 'host_osl_5090_01', '{1,2}',      8,  64, 2048)
-ON CONFLICT (id) DO NOTHING;
+-- No arbiter: offers are unique by id and by host_id, and a node seeding at the same moment inserts
+-- the same rows; ON CONFLICT (id) let the later insert fail on host_id (the race of issue 25).
+ON CONFLICT DO NOTHING;
 
 INSERT INTO prices (offer_id, amount_per_gpu_hour, currency, effective_from, set_by) VALUES
   ('off_nyc_h200_01', 329, 'usd', '2026-01-01T00:00:00Z', 'demo-fleet'),

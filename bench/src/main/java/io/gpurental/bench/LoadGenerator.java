@@ -49,8 +49,10 @@ public final class LoadGenerator {
   private final class Run {
     private final Scenario scenario;
     private final int concurrency;
-    private final long measureFrom;
-    private final long stopAt;
+    private final Duration warmup;
+    private final Duration duration;
+    private long measureFrom;
+    private long stopAt;
     private final Histogram histogram = new Histogram(MAX_MICROS, 3);
     private final HttpClient client;
     private long sequence;
@@ -62,14 +64,19 @@ public final class LoadGenerator {
     Run(Scenario scenario, int concurrency, Duration warmup, Duration duration) {
       this.scenario = scenario;
       this.concurrency = concurrency;
-      this.measureFrom = System.nanoTime() + warmup.toNanos();
-      this.stopAt = measureFrom + duration.toNanos();
+      this.warmup = warmup;
+      this.duration = duration;
       this.client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost(target.getHost())
           .setDefaultPort(target.getPort()).setKeepAlive(true).setConnectTimeout(5_000),
           new PoolOptions().setHttp1MaxSize(concurrency));
     }
 
     Future<Result> start() {
+      // the clock starts with the first request, not before the client is made (a cold JVM can
+      // take longer than a short warm-up to make it): each virtual client's first request starts
+      // within the run, so a run always sends at least one
+      measureFrom = System.nanoTime() + warmup.toNanos();
+      stopAt = measureFrom + duration.toNanos();
       List<Future<Void>> clients = new ArrayList<>();
       for (int i = 0; i < concurrency; i++) {
         Promise<Void> client = Promise.promise();

@@ -249,7 +249,7 @@ public final class Gateway {
         PriceTerms.fromConfig(config.pricing(), config.reservations().cancellationFeeBps()));
     Quotes quotes = new Quotes(vertx, config.pricing(), terms, ReservationsFeature::cancellationPolicy,
         ReservationsFeature.readyGuarantee(config.fleet()));
-    CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing());
+    CatalogFeature catalog = new CatalogFeature(vertx, pool, quotes, config.pricing(), fleet.images());
     features.add(catalog);
     String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
     PaymentsFeature payments = new PaymentsFeature(vertx, pool, config.stripe(), publicBase, metrics);
@@ -263,7 +263,7 @@ public final class Gateway {
     fleet.maintenance().listOverlapsWith(reservations.maintenanceOverlaps());
     features.add(new OperatorFeature(fleet.hosts(), catalog.offers(), catalog.gpuModels(), publicBase,
         fleet.maintenance(), fleet.uptimes(), pool)
-        .withPricing(catalog.prices(), terms, config.pricing().currency(), pool));
+        .withPricing(catalog.prices(), terms, config.pricing().currency(), pool).withImages(fleet.images()));
     features.add(new AdministrationFeature(pool, auth.accountAdmin(), payments.payments(), payments.oversight()));
     AlertsFeature alerts = new AlertsFeature(vertx, pool, config.alerts(), config.fleet().readyDeadline());
     features.add(alerts);

@@ -18,7 +18,9 @@ public final class AgentOptions {
   private String publicAddress;
   private String nvidiaSmi = "nvidia-smi";
   private PortRange sshPorts = new PortRange(22000, 22999);
-  private String dockerImage = "ghcr.io/gpu-rental/instance-sshd:1";
+  private java.nio.file.Path engineSocket = java.nio.file.Path.of("/var/run/docker.sock");
+  private java.nio.file.Path dropbear = java.nio.file.Path.of("/usr/sbin/dropbear");
+  private String containerScope = "gpu-host-agent";
   private String sshd = "/usr/sbin/sshd";
   private Duration simulatedRunningDelay = Duration.ofSeconds(8);
   private Duration reconcileInterval = Duration.ofSeconds(30);
@@ -91,12 +93,36 @@ public final class AgentOptions {
     return this;
   }
 
-  public String dockerImage() {
-    return dockerImage;
+  /** The Docker Engine API socket of the container runtime (Docker, or podman system service). */
+  public java.nio.file.Path engineSocket() {
+    return engineSocket;
   }
 
-  public AgentOptions dockerImage(String image) {
-    this.dockerImage = Objects.requireNonNull(image);
+  public AgentOptions engineSocket(java.nio.file.Path socket) {
+    this.engineSocket = Objects.requireNonNull(socket);
+    return this;
+  }
+
+  /**
+   * The value of the {@code io.gpurental.agent} label on everything this agent creates; it adopts
+   * and removes only objects with its own (tests give each run its own).
+   */
+  public String containerScope() {
+    return containerScope;
+  }
+
+  public AgentOptions containerScope(String scope) {
+    this.containerScope = Objects.requireNonNull(scope);
+    return this;
+  }
+
+  /** The host's dropbear, bundled read-only into every container as its SSH server. */
+  public java.nio.file.Path dropbear() {
+    return dropbear;
+  }
+
+  public AgentOptions dropbear(java.nio.file.Path path) {
+    this.dropbear = Objects.requireNonNull(path);
     return this;
   }
 

@@ -11,7 +11,7 @@ import io.gpurental.agent.protocol.GatewayClient;
 import io.gpurental.agent.protocol.GatewayException;
 import io.gpurental.agent.protocol.InstanceReport;
 import io.gpurental.agent.runtime.Commands;
-import io.gpurental.agent.runtime.DockerRuntime;
+import io.gpurental.agent.runtime.container.ContainerRuntime;
 import io.gpurental.agent.runtime.InstanceRuntime;
 import io.gpurental.agent.runtime.ProcessRuntime;
 import io.gpurental.agent.runtime.SimulatedRuntime;
@@ -39,6 +39,8 @@ final class AgentVerticle extends VerticleBase {
   private Long lastRttMs;
   private GatewayClient gateway;
   private Reconciler reconciler;
+  private ContainerRuntime containers;
+  private ContainerSupport containerSupport;
   private String credential;
   private Backoff heartbeatBackoff;
   private Backoff pollBackoff;
@@ -79,6 +81,11 @@ final class AgentVerticle extends VerticleBase {
     pollBackoff = backoff();
     InstanceRuntime runtime = runtime();
     reconciler = new Reconciler(runtime, this::report);
+    containerSupport = new ContainerSupport(vertx, options.runtime(), containers);
+    if (containers != null) {
+      containers.progress((id, report) -> report(id, report)
+          .onFailure(e -> LOG.debug("report {} {} not taken: {}", id, report.state(), e.getMessage())));
+    }
     return vertx.executeBlocking(() -> {
       state.prepare();
       return state.read();
@@ -110,8 +117,9 @@ final class AgentVerticle extends VerticleBase {
     return switch (options.runtime()) {
       case PROCESS -> new ProcessRuntime(vertx, options.stateDir(), requireAddress(), options.sshPorts(),
           options.sshd(), Commands.system());
-      case DOCKER -> new DockerRuntime(vertx, options.dockerImage(), requireAddress(), options.sshPorts(),
-          Commands.system());
+      case CONTAINER -> containers = new ContainerRuntime(vertx, new ContainerRuntime.Settings(
+          options.engineSocket(), options.stateDir(), requireAddress(), options.sshPorts(), options.dropbear(),
+          options.nvidiaSmi(), options.containerScope()), Commands.system());
       case SIMULATED -> new SimulatedRuntime(vertx, options.simulatedRunningDelay(),
           options.publicAddress() == null ? "127.0.0.1" : options.publicAddress(), options.sshPorts(),
           options.simulatedHost());
@@ -134,11 +142,13 @@ final class AgentVerticle extends VerticleBase {
           + " and no --enrollment-token: enrol this host with the token from the operator"));
     }
     return vertx.executeBlocking(() -> HostFacts.collect(options.stateDir(), nvidiaSmi))
-        .compose(facts -> enrollWith(token, facts, backoff()));
+        .compose(facts -> containerSupport.facts().compose(runtimeFacts ->
+            enrollWith(token, facts, runtimeFacts, backoff())));
   }
 
-  private Future<StateDir.Enrolled> enrollWith(String token, HostFacts facts, Backoff backoff) {
-    return enrollRetrying(token, facts, backoff).compose(answer -> {
+  private Future<StateDir.Enrolled> enrollWith(String token, HostFacts facts,
+      GatewayClient.RuntimeFacts runtimeFacts, Backoff backoff) {
+    return enrollRetrying(token, facts, runtimeFacts, backoff).compose(answer -> {
       StateDir.Enrolled enrolled = new StateDir.Enrolled(answer.hostId(), answer.credential());
       heartbeatSeconds = answer.heartbeatIntervalSeconds();
       return vertx.executeBlocking(() -> {
@@ -149,15 +159,16 @@ final class AgentVerticle extends VerticleBase {
     });
   }
 
-  private Future<GatewayClient.Enrolment> enrollRetrying(String token, HostFacts facts, Backoff backoff) {
-    return gateway.enroll(token, facts).recover(e -> {
+  private Future<GatewayClient.Enrolment> enrollRetrying(String token, HostFacts facts,
+      GatewayClient.RuntimeFacts runtimeFacts, Backoff backoff) {
+    return gateway.enroll(token, facts, runtimeFacts).recover(e -> {
       if (GatewayException.isUnauthorized(e)) {
         return Future.failedFuture(new IllegalStateException("the gateway refused the enrolment token"
             + " (unknown, already used or expired): ask the operator for a new one"));
       }
       long delay = backoff.next();
       LOG.warn("enrolment failed ({}), retrying in {} ms", e.getMessage(), delay);
-      return vertx.timer(delay).compose(v -> enrollRetrying(token, facts, backoff));
+      return vertx.timer(delay).compose(v -> enrollRetrying(token, facts, runtimeFacts, backoff));
     });
   }
 
@@ -170,7 +181,7 @@ final class AgentVerticle extends VerticleBase {
       return;
     }
     Long rtt = lastRttMs;
-    vertx.executeBlocking(() -> telemetry.collect().withRttMs(rtt), false)
+    vertx.executeBlocking(() -> new Collected(telemetry.collect().withRttMs(rtt), containerSupport.heartbeatState()), false)
         .compose(this::sendTimed)
         .onComplete(ar -> {
           if (ar.succeeded()) {
@@ -190,9 +201,13 @@ final class AgentVerticle extends VerticleBase {
   }
 
   /** Sends one heartbeat and keeps its HTTP round trip for the next one's {@code rtt_ms}. */
-  private Future<GatewayClient.HeartbeatAnswer> sendTimed(Telemetry collected) {
+  /** What one heartbeat carries. */
+  private record Collected(Telemetry telemetry, GatewayClient.ContainerState containers) {
+  }
+
+  private Future<GatewayClient.HeartbeatAnswer> sendTimed(Collected collected) {
     long began = System.nanoTime();
-    return gateway.heartbeat(credential, collected)
+    return gateway.heartbeat(credential, collected.telemetry(), collected.containers())
         .onSuccess(answer -> lastRttMs = Math.max(0, (System.nanoTime() - began) / 1_000_000));
   }
 
@@ -214,6 +229,7 @@ final class AgentVerticle extends VerticleBase {
         pollBackoff.reset();
         lastVersion = ar.result().version();
         reconciler.desired(ar.result().instances());
+        containerSupport.maintain(ar.result());
         poll();
       } else if (!refused(ar.cause())) {
         long delay = pollBackoff.next();

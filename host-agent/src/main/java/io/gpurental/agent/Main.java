@@ -34,16 +34,17 @@ public final class Main implements Callable<Integer> {
       description = "Where the credential and instance records live (env GPR_AGENT_STATE_DIR).")
   Path stateDir;
 
-  @Option(names = "--enrollment-token", defaultValue = "${env:GPR_AGENT_ENROLLMENT_TOKEN}", paramLabel = "TOKEN",
-      description = "The one-time gpr_enr_… token; needed only on the first start (env GPR_AGENT_ENROLLMENT_TOKEN).")
-  String enrollmentToken;
+  @Option(names = "--enrollment-token-file", defaultValue = "${env:GPR_AGENT_ENROLLMENT_TOKEN_FILE}", paramLabel = "FILE",
+      description = "A file holding the one-time gpr_enr_… token; needed only on the first start"
+          + " (env GPR_AGENT_ENROLLMENT_TOKEN_FILE, or the token itself in GPR_AGENT_ENROLLMENT_TOKEN).")
+  Path enrollmentTokenFile;
 
-  @Option(names = "--runtime", defaultValue = "${env:GPR_AGENT_RUNTIME:-process}", paramLabel = "KIND",
-      description = "process, docker or simulated (default ${DEFAULT-VALUE}; env GPR_AGENT_RUNTIME).")
+  @Option(names = "--runtime", defaultValue = "${env:GPR_AGENT_RUNTIME:-container}", paramLabel = "KIND",
+      description = "process, container or simulated (default ${DEFAULT-VALUE}; env GPR_AGENT_RUNTIME).")
   RuntimeKind runtime;
 
   @Option(names = "--public-address", defaultValue = "${env:GPR_AGENT_PUBLIC_ADDRESS}", paramLabel = "ADDR",
-      description = "The address renters connect to; needed by the process and docker runtimes (env GPR_AGENT_PUBLIC_ADDRESS).")
+      description = "The address renters connect to; needed by the process and container runtimes (env GPR_AGENT_PUBLIC_ADDRESS).")
   String publicAddress;
 
   @Option(names = "--nvidia-smi", defaultValue = "${env:GPR_AGENT_NVIDIA_SMI:-nvidia-smi}", paramLabel = "PATH",
@@ -55,9 +56,15 @@ public final class Main implements Callable<Integer> {
       description = "Host ports for instances' SSH (default ${DEFAULT-VALUE}; env GPR_AGENT_SSH_PORT_RANGE).")
   PortRange sshPorts;
 
-  @Option(names = "--docker-image", defaultValue = "${env:GPR_AGENT_DOCKER_IMAGE:-ghcr.io/gpu-rental/instance-sshd:1}",
-      paramLabel = "IMAGE", description = "The sshd image of the docker runtime (default ${DEFAULT-VALUE}; env GPR_AGENT_DOCKER_IMAGE).")
-  String dockerImage;
+  @Option(names = "--engine-socket", defaultValue = "${env:GPR_AGENT_ENGINE_SOCKET:-/var/run/docker.sock}",
+      paramLabel = "PATH", description = "The Docker Engine API socket of the container runtime: Docker's, or"
+          + " podman system service's (default ${DEFAULT-VALUE}; env GPR_AGENT_ENGINE_SOCKET).")
+  Path engineSocket;
+
+  @Option(names = "--dropbear", defaultValue = "${env:GPR_AGENT_DROPBEAR:-/usr/sbin/dropbear}", paramLabel = "PATH",
+      description = "The host's dropbear (Debian's dropbear-bin), the SSH server the container runtime mounts into"
+          + " every container (default ${DEFAULT-VALUE}; env GPR_AGENT_DROPBEAR).")
+  Path dropbear;
 
   @Option(names = "--ipmitool", defaultValue = "${env:GPR_AGENT_IPMITOOL:-ipmitool}", paramLabel = "PATH",
       description = "The ipmitool asked for the server's wall power (default ${DEFAULT-VALUE}; env GPR_AGENT_IPMITOOL).")
@@ -92,15 +99,37 @@ public final class Main implements Callable<Integer> {
     if (!gateway.matches("https?://.+")) {
       throw new ParameterException(spec.commandLine(), "--gateway must be an http:// or https:// URL, got '" + gateway + "'");
     }
+    if (!GatewayUrls.safe(gateway)) {
+      throw new ParameterException(spec.commandLine(), "--gateway must be https:// unless it is on this machine"
+          + " (http://127.0.0.1, http://[::1] or http://localhost): the host credential and renters' keys would"
+          + " travel in clear, got '" + gateway + "'");
+    }
     if (stateDir == null) {
       throw new ParameterException(spec.commandLine(), "Missing --state-dir DIR (or GPR_AGENT_STATE_DIR)");
     }
     if (!(baseLoadWatts >= 0 && baseLoadWatts <= 100_000)) {
       throw new ParameterException(spec.commandLine(), "--base-load-watts must be 0-100000, got " + baseLoadWatts);
     }
-    return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken).runtime(runtime)
-        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).dockerImage(dockerImage)
+    return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken()).runtime(runtime)
+        .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).engineSocket(engineSocket).dropbear(dropbear)
         .ipmitool(ipmitool).smartctl(smartctl).baseLoadWatts(baseLoadWatts);
+  }
+
+  /**
+   * From a file or the environment, never from the command line, where every user of the
+   * machine could read it in the process list.
+   */
+  private String enrollmentToken() {
+    if (enrollmentTokenFile == null) {
+      String fromEnvironment = System.getenv("GPR_AGENT_ENROLLMENT_TOKEN");
+      return fromEnvironment == null || fromEnvironment.isBlank() ? null : fromEnvironment.strip();
+    }
+    try {
+      return java.nio.file.Files.readString(enrollmentTokenFile).strip();
+    } catch (java.io.IOException e) {
+      throw new ParameterException(spec.commandLine(), "--enrollment-token-file " + enrollmentTokenFile
+          + " cannot be read: " + e.getMessage());
+    }
   }
 
   @Override

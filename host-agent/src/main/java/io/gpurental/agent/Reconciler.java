@@ -138,7 +138,7 @@ final class Reconciler {
       switch (t.phase) {
         case RUNNING -> {
           if (wanted) {
-            report(id, InstanceReport.running(t.ssh));
+            report(id, InstanceReport.running(t.ssh, runtime.ports(id)));
           } else {
             stop(id, t);
           }

@@ -4,8 +4,11 @@ package io.gpurental.agent;
 public enum RuntimeKind {
   /** A Unix user and its own sshd per instance (needs root). */
   PROCESS,
-  /** A container per instance, through Docker and the NVIDIA container toolkit. */
-  DOCKER,
+  /**
+   * A container per instance of the renter's image, through the Docker Engine API (Docker or
+   * Podman), GPUs by CDI name: the runtime for hosts shared by renters.
+   */
+  CONTAINER,
   /** No processes at all: the sandbox's demo fleet and tests. */
   SIMULATED
 }

@@ -23,6 +23,15 @@ public final class AccountRepository {
   private static final String FIND_BY_VERIFIED_EMAIL = """
       SELECT account_id, provider FROM identities
       WHERE email_verified AND lower(email) = lower($1) ORDER BY linked_at LIMIT 1""";
+  /**
+   * First sign-ins with one verified email take turns: the email is no unique key (an unverified
+   * copy may sit on any account), so without the turn two at once would both find it free.
+   */
+  private static final String EMAIL_TURN =
+      "SELECT pg_advisory_xact_lock(hashtextextended('verified-email:' || lower($1), 0))";
+  private static final String OTHER_EMAIL_OWNER = """
+      SELECT account_id, provider FROM identities
+      WHERE email_verified AND lower(email) = lower($1) AND account_id <> $2 ORDER BY linked_at LIMIT 1""";
   private static final String INSERT_ACCOUNT =
       "INSERT INTO accounts (id, display_name, primary_email) VALUES ($1, $2, $3)";
   private static final String INSERT_IDENTITY = """
@@ -79,12 +88,32 @@ public final class AccountRepository {
         });
   }
 
-  /** Creates an account for a first-time identity, with the roles config grants it. */
+  /** Refuses a new account (rolled back) whose verified email another account holds. */
+  public static final class EmailTaken extends RuntimeException {
+    private final transient EmailOwner owner;
+
+    EmailTaken(EmailOwner owner) {
+      super("The verified email belongs to " + owner.accountId(), null, false, false);
+      this.owner = owner;
+    }
+
+    public EmailOwner owner() {
+      return owner;
+    }
+  }
+
+  /**
+   * Creates an account for a first-time identity, with the roles config grants it; fails with
+   * {@link EmailTaken} when another account holds its verified email (checked in its turn, after
+   * the identity is written: the same identity signing in twice at once fails on its key instead).
+   */
   public Future<String> create(ExternalIdentity identity, Set<String> configRoles) {
     String accountId = Ids.newId("acc");
-    return pool.withTransaction(tx -> tx.preparedQuery(INSERT_ACCOUNT)
-            .execute(Tuple.of(accountId, identity.displayName(), identity.verifiedEmail()))
+    String email = identity.verifiedEmail();
+    return pool.withTransaction(tx -> emailTurn(tx, email)
+        .compose(v -> tx.preparedQuery(INSERT_ACCOUNT).execute(Tuple.of(accountId, identity.displayName(), email)))
         .compose(v -> insertIdentity(tx, accountId, identity))
+        .compose(v -> unlessEmailTaken(tx, email, accountId))
         .compose(v -> grant(tx, accountId, configRoles, "config"))
         .compose(v -> audit(tx, "account:" + accountId, "account.created", accountId,
             new JsonObject().put("provider", identity.provider()).put("login", identity.login())))
@@ -190,6 +219,23 @@ public final class AccountRepository {
 
   private static Future<Boolean> exists(SqlClient client, String accountId) {
     return client.preparedQuery(ACCOUNT).execute(Tuple.of(accountId)).map(rows -> rows.size() > 0);
+  }
+
+  private static Future<Void> emailTurn(SqlClient tx, String email) {
+    return email == null ? Future.succeededFuture() : tx.preparedQuery(EMAIL_TURN).execute(Tuple.of(email)).mapEmpty();
+  }
+
+  private static Future<Void> unlessEmailTaken(SqlClient tx, String email, String accountId) {
+    if (email == null) {
+      return Future.succeededFuture();
+    }
+    return tx.preparedQuery(OTHER_EMAIL_OWNER).execute(Tuple.of(email, accountId)).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.succeededFuture();
+      }
+      Row row = rows.iterator().next();
+      return Future.failedFuture(new EmailTaken(new EmailOwner(row.getString(0), row.getString(1))));
+    });
   }
 
   private static Future<Void> insertIdentity(SqlClient client, String accountId, ExternalIdentity identity) {

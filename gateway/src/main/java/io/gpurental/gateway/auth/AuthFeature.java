@@ -119,7 +119,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
 
   @Override
   public void bind(RouterBuilder api) {
-    api.rootHandler(sessions.handler()).rootHandler(authenticator);
+    api.rootHandler(sessions.apiHandler()).rootHandler(authenticator);
     accountApi.bind(api);
     tokensApi.bind(api);
   }

@@ -83,7 +83,7 @@ public final class Authenticator implements Handler<RoutingContext> {
     if (authorization != null) {
       return bearer(authorization).map(Optional::of);
     }
-    Optional<String> account = sessions.accountOf(ctx);
+    Optional<String> account = sessions.apiAccountOf(ctx);
     if (account.isEmpty()) {
       return Future.succeededFuture(Optional.empty());
     }

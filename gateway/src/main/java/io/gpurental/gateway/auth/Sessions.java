@@ -36,6 +36,7 @@ public final class Sessions {
   private final SessionHandler handler;
   private final Duration absoluteTimeout;
   private final boolean secure;
+  private final String cookieName;
 
   public Sessions(Vertx vertx, HttpConfig http, AuthConfig auth) {
     this(vertx, ClusteredSessionStore.create(vertx), http.behindTls(), auth.sessionIdleTimeout(),
@@ -48,8 +49,11 @@ public final class Sessions {
     this.store = store;
     this.secure = secure;
     this.absoluteTimeout = absoluteTimeout;
+    this.cookieName = secure ? TLS_COOKIE : PLAIN_COOKIE;
+    // lazy: vertx-web stores a session (and sets its cookie) only if a handler called
+    // ctx.session(); the API handler below makes sure nothing does without a reason
     this.handler = SessionHandler.create(store)
-        .setSessionCookieName(secure ? TLS_COOKIE : PLAIN_COOKIE)
+        .setSessionCookieName(cookieName)
         .setSessionCookiePath("/")
         .setCookieHttpOnlyFlag(true)
         .setCookieSecureFlag(secure)
@@ -60,10 +64,28 @@ public final class Sessions {
         .setLazySession(true);
   }
 
-  /** Loads the session, except for bearer-token requests, which never use cookies. */
+  /**
+   * The sign-in routes' handler: loads the session or starts one (sign-in needs it for its state),
+   * except for bearer-token requests, which never use cookies.
+   */
   public Handler<RoutingContext> handler() {
     return ctx -> {
       if (ctx.request().getHeader("Authorization") != null) {
+        ctx.next();
+      } else {
+        handler.handle(ctx);
+      }
+    };
+  }
+
+  /**
+   * The API's handler: loads the session of a request that carries a session cookie and nothing
+   * else. Anonymous and token requests get no session, so no store write and no Set-Cookie: only
+   * sign-in makes sessions (an anonymous flood must not fill the cluster's memory).
+   */
+  public Handler<RoutingContext> apiHandler() {
+    return ctx -> {
+      if (ctx.request().getHeader("Authorization") != null || ctx.request().getCookie(cookieName) == null) {
         ctx.next();
       } else {
         handler.handle(ctx);
@@ -87,6 +109,20 @@ public final class Sessions {
       return Optional.empty();
     }
     return Optional.of(session.get(ACCOUNT));
+  }
+
+  /**
+   * The API's view of {@link #accountOf}: a cookie whose session is gone (expired, ended, or never
+   * issued) made the handler start a new, empty session; it is dropped with its cookie instead of
+   * stored, so made-up cookies cannot fill the store either.
+   */
+  public Optional<String> apiAccountOf(RoutingContext ctx) {
+    Session session = ctx.session();
+    if (session != null && session.isEmpty()) {
+      session.destroy();
+      return Optional.empty();
+    }
+    return accountOf(ctx);
   }
 
   /** Whether the stored session of this id is still signed in as this account. */

@@ -4,6 +4,8 @@ import io.gpurental.gateway.config.PricingConfig;
 import io.gpurental.gateway.platform.Feature;
 import io.gpurental.gateway.platform.errors.Conflict;
 import io.gpurental.gateway.pricing.QuotableOffer;
+import io.gpurental.gateway.fleet.Images;
+import io.gpurental.gateway.pricing.Quote;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.pricing.QuotesApi;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -19,7 +21,7 @@ public final class CatalogFeature implements Feature {
   private final GpuModels gpuModels;
   private final Prices prices;
 
-  public CatalogFeature(Vertx vertx, Pool pool, Quotes quotes, PricingConfig pricing) {
+  public CatalogFeature(Vertx vertx, Pool pool, Quotes quotes, PricingConfig pricing, Images images) {
     CatalogRepository repository = new CatalogRepository(pool);
     this.offers = new Offers(vertx, pool);
     this.gpuModels = new GpuModels(vertx, pool);
@@ -28,7 +30,9 @@ public final class CatalogFeature implements Feature {
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(refuseMaintenance(row).id(), row.gpuCounts(),
-            row.gpusAvailable(), row.gpusTotal(), row.pricePerGpuHour(), row.currency()))), pricing);
+            row.gpusAvailable(), row.gpusTotal(), row.pricePerGpuHour(), row.currency()))), pricing,
+        (image, ports, pointer) -> images.choose(image, ports, pointer).map(chosen -> chosen.map(c ->
+            new Quote.Image(c.templateId(), c.ref(), c.ports()))));
   }
 
   /** A window that planned maintenance keeps free is not quoted: 409 naming the maintenance window. */

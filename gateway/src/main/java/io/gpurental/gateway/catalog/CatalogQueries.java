@@ -1,5 +1,7 @@
 package io.gpurental.gateway.catalog;
 
+import io.gpurental.gateway.catalog.workloads.Fit;
+import io.gpurental.gateway.catalog.workloads.Workloads;
 import io.gpurental.gateway.config.PricingConfig;
 import io.gpurental.gateway.platform.QueryNumbers;
 import io.gpurental.gateway.platform.errors.Invalid;
@@ -18,6 +20,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -51,6 +54,7 @@ public final class CatalogQueries {
     api.getRoute("getCatalogSummary").addHandler(ctx -> readyTimes.fleet()
         .onSuccess(fleet -> ctx.json(new JsonObject().put("time_to_ready", ReadyTimeRepository.TimeToReady.json(fleet))))
         .onFailure(ctx::fail));
+    api.getRoute("listWorkloads").addHandler(ctx -> ctx.json(WorkloadJson.catalog()));
     api.getRoute("listGpuModels").addHandler(ctx -> gpuModels().onSuccess(ctx::json).onFailure(ctx::fail));
   }
 
@@ -76,25 +80,46 @@ public final class CatalogQueries {
     int limit = orDefault(intParam(query, "limit"), DEFAULT_LIMIT);
     int offset = offset(param(query, "cursor"));
     Long maxPrice = longParam(query, "max_price_per_gpu_hour");
+    Optional<Workloads.Workload> workload = WorkloadSearch.from(query);
     CatalogRepository.Filter filter = new CatalogRepository.Filter(param(query, "gpu_model"),
         intParam(query, "min_vram_gb"), param(query, "region"), param(query, "site"), param(query, "interconnect"), maxPrice);
 
+    // the rows do not depend on the workload: a workload search shares the cached rows of its filters
     String key = filter + "|" + window;
+    JsonObject meta = new JsonObject();
     return terms.get().compose(current -> cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc()))
-        .map(rows -> rows.stream()
-            // price and sort plain records; only the page returned is turned into JSON
-            .filter(row -> row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus)
-            .filter(row -> includeUnavailable || row.bookable(minGpus, maxGpus))
-            .map(row -> priced(new PriceCalculator(current), row, window, minGpus))
-            .sorted(order(sort))
-            .toList())).compose(offers -> {
+        .map(rows -> {
+          workload.ifPresent(w -> meta.put("workload", WorkloadJson.search(w, WorkloadSearch.unmet(w, rows))));
+          PriceCalculator calculator = new PriceCalculator(current);
+          // price and sort plain records; only the page returned is turned into JSON
+          return rows.stream()
+              .map(row -> workload.isPresent() ? fitted(calculator, row, window, workload.get(), minGpus, maxGpus)
+                  : row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus
+                      ? priced(calculator, row, window, minGpus) : null)
+              .filter(priced -> priced != null)
+              .filter(p -> includeUnavailable || p.row().bookable(p.minGpus(minGpus), p.maxGpus(maxGpus)))
+              .sorted(order(sort, workload.isPresent()))
+              .toList();
+        })).compose(offers -> {
       JsonArray page = new JsonArray();
-      offers.stream().skip(offset).limit(limit)
-          .forEach(p -> page.add(OfferJson.of(p.row(), window, p.gpuCount(), p.price(), minGpus, maxGpus)));
+      offers.stream().skip(offset).limit(limit).forEach(p -> page.add(json(p, window, minGpus, maxGpus, workload)));
       String next = offset + limit < offers.size() ? cursor(offset + limit) : null;
-      return withReadyTimes(page).map(offersWithTimes -> new JsonObject().put("data", offersWithTimes)
-          .put("next_cursor", next));
+      return withReadyTimes(page).map(offersWithTimes -> meta.put("data", offersWithTimes).put("next_cursor", next));
     });
+  }
+
+  /** The offer priced at its smallest count that holds the workload, or null when none does. */
+  private static Priced fitted(PriceCalculator calculator, OfferRow row, Window window, Workloads.Workload workload,
+      int minGpus, int maxGpus) {
+    Fit fit = WorkloadSearch.fit(workload, row, minGpus, maxGpus);
+    return fit == null ? null : new Priced(row, fit.gpuCount(),
+        calculator.price(row.pricePerGpuHour(), row.currency(), fit.gpuCount(), window.hours()), fit);
+  }
+
+  private static JsonObject json(Priced p, Window window, int minGpus, int maxGpus, Optional<Workloads.Workload> workload) {
+    JsonObject offer = OfferJson.of(p.row(), window, p.gpuCount(), p.price(), p.minGpus(minGpus), p.maxGpus(maxGpus));
+    workload.ifPresent(w -> offer.put("fit", WorkloadJson.fit(p.fit(), w.need(), null)));
+    return offer;
   }
 
   /** One offer priced for the window of {@code start}/{@code hours}, with its hourly availability strip. */
@@ -105,10 +130,16 @@ public final class CatalogQueries {
   private Future<JsonObject> offerNow(String offerId, Function<String, String> query) {
     Window window = Window.parse(param(query, "start"), intParam(query, "hours"), pricing.maxHours(), "#/");
     Instant timelineStart = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    Optional<Workloads.Workload> workload = WorkloadSearch.from(query);
     return terms.get().compose(current -> repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
       OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
-      Priced priced = priced(new PriceCalculator(current), row, window, 1);
+      PriceCalculator calculator = new PriceCalculator(current);
+      // reached from a workload search: priced at the count that holds it, with its fit
+      Priced fitted = workload.map(w -> fitted(calculator, row, window, w, 1, Integer.MAX_VALUE)).orElse(null);
+      Priced priced = fitted != null ? fitted : priced(calculator, row, window, 1);
       JsonObject offer = OfferJson.of(row, window, priced.gpuCount(), priced.price(), 1, Integer.MAX_VALUE);
+      workload.ifPresent(w -> offer.put("fit", WorkloadJson.fit(priced.fit(), w.need(),
+          priced.fit() == null ? Fit.unmet(w.need(), List.of(WorkloadSearch.hardware(row))) : null)));
       return withReadyTimes(new JsonArray().add(offer)).compose(v -> repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
           .map(free -> offer.put("availability", new JsonObject()
               .put("start", timelineStart.toString())
@@ -128,25 +159,37 @@ public final class CatalogQueries {
     });
   }
 
-  /** An offer priced for the window at the GPU count the listing shows. */
-  private record Priced(OfferRow row, int gpuCount, PriceBreakdown price) {
+  /** An offer priced for the window at the GPU count the listing shows; {@code fit} only in a workload search. */
+  private record Priced(OfferRow row, int gpuCount, PriceBreakdown price, Fit fit) {
     long allIn() {
       return price.allInPerGpuHour().amount();
+    }
+
+    /** A workload search shows one count per offer: the one that fits. */
+    int minGpus(int searched) {
+      return fit == null ? searched : gpuCount;
+    }
+
+    int maxGpus(int searched) {
+      return fit == null ? searched : gpuCount;
     }
   }
 
   private static Priced priced(PriceCalculator calculator, OfferRow row, Window window, int minGpus) {
     int gpuCount = row.smallestCount(minGpus);
-    return new Priced(row, gpuCount, calculator.price(row.pricePerGpuHour(), row.currency(), gpuCount, window.hours()));
+    return new Priced(row, gpuCount, calculator.price(row.pricePerGpuHour(), row.currency(), gpuCount, window.hours()),
+        null);
   }
 
-  private static Comparator<Priced> order(String sort) {
+  /** In a workload search counts differ between offers, so "price" compares what the window costs in all. */
+  private static Comparator<Priced> order(String sort, boolean workload) {
     Comparator<Priced> byId = Comparator.comparing(p -> p.row().id());
     Comparator<Priced> primary = switch (sort) {
       case "price_per_vram_gb" -> Comparator.comparingDouble(p -> (double) p.allIn() / p.row().vramGb());
       case "vram" -> Comparator.comparingInt((Priced p) -> p.row().vramGb()).reversed();
       case "availability" -> Comparator.comparingInt((Priced p) -> p.row().gpusAvailable()).reversed();
-      default -> Comparator.comparingLong(Priced::allIn);
+      default -> workload ? Comparator.comparingLong((Priced p) -> p.price().total().amount())
+          : Comparator.comparingLong(Priced::allIn);
     };
     return primary.thenComparing(byId);
   }

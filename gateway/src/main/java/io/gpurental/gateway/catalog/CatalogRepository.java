@@ -18,14 +18,23 @@ import java.util.Optional;
 public final class CatalogRepository {
   /**
    * Every offer matching the SQL-side filters, with the GPUs of its host that no active booking
-   * holds at any time in [$1, $2) and that are healthy (degraded and faulty GPUs are not bookable). Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM,
-   * $5 region, $6 site (id or name), $7 interconnect, $8 max base price, $9 offer id.
+   * holds at any time in [$1, $2) and that are healthy (degraded and faulty GPUs are not bookable).
+   * Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM, $5 region, $6 site (id or name),
+   * $7 interconnect, $8 max base price, $9 offer id.
+   * <p>Hosts are filtered first (status, model, VRAM, region, site, interconnect: all read from
+   * {@code fleet_hosts_view}, whose model and VRAM are the host's GPUs' own); only the hosts left
+   * get their GPUs counted against the window's bookings (read once), and their prices and uptime
+   * read for that one offer or host (uptime through V22's index), so the cost follows the hosts
+   * listed rather than the whole fleet.
    */
   private static final String OFFERS = """
-      WITH busy AS (SELECT DISTINCT gpu_id FROM booked_gpus_view WHERE period && tstzrange($1, $2)),
-      host_gpus AS (SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
-                           (count(*) FILTER (WHERE busy.gpu_id IS NULL AND g.health = 'healthy')) :: integer AS free
-                    FROM fleet_gpus_view g LEFT JOIN busy ON busy.gpu_id = g.id GROUP BY g.host_id)
+      -- the GPUs booked in the window, read once; for one offer only its host's GPUs, probed through
+      -- the exclusion constraint's index (gpu_id, period)
+      WITH busy AS MATERIALIZED (
+        SELECT gpu_id FROM booked_gpus_view WHERE $9::text IS NULL AND period && tstzrange($1, $2)
+        UNION ALL
+        SELECT b.gpu_id FROM offers one JOIN fleet_gpus_view g ON g.host_id = one.host_id
+        JOIN booked_gpus_view b ON b.gpu_id = g.id WHERE one.id = $9 AND b.period && tstzrange($1, $2))
       SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
              h.site_name AS site, h.region, h.country,
              g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
@@ -37,38 +46,61 @@ public final class CatalogRepository {
              mw.id AS maintenance_id, mw.starts_at AS maintenance_starts_at, mw.ends_at AS maintenance_ends_at,
              mw.drain AS maintenance_drain,
              u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
-             u.maintenance_seconds_30d
+             u.maintenance_seconds_30d, o.isolation,
+             -- every live template, and whether the host's image cache (its latest heartbeat) holds it
+             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name,
+                       'cached', EXISTS (SELECT 1 FROM host_images_view hi WHERE hi.host_id = h.id
+                                         AND (hi.ref = t.ref OR hi.digest = split_part(t.ref, '@', 2))))
+                       ORDER BY t.is_default DESC, t.name), '[]' :: json)
+              FROM image_templates_view t WHERE t.retired_at IS NULL) AS images
       FROM offers o
       JOIN fleet_hosts_view h ON h.id = o.host_id
-      JOIN host_gpus g ON g.host_id = h.id
+      -- the host's GPUs, counted only for the hosts that passed the filters below
+      CROSS JOIN LATERAL (
+        SELECT min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
+               (count(*) FILTER (WHERE g.health = 'healthy' AND g.id NOT IN (SELECT gpu_id FROM busy))) :: integer AS free
+        FROM fleet_gpus_view g WHERE g.host_id = h.id) g
       JOIN gpu_models m ON m.name = g.model
       -- the one rule for the price that applies now (V14): own price, else model-and-site default
-      JOIN offer_prices_view p ON p.offer_id = o.id
+      -- (OFFSET 0 keeps the views from being flattened into joins over every offer and host: each is
+      -- asked for the one offer or host at hand)
+      CROSS JOIN LATERAL (SELECT * FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) p
       -- planned maintenance (published by the fleet) that keeps the window free: no GPU is free
       LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
                          WHERE host_id = h.id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
-      LEFT JOIN host_uptime_view u ON u.host_id = h.id
+      LEFT JOIN LATERAL (SELECT * FROM host_uptime_view WHERE host_id = h.id OFFSET 0) u ON true
       -- a search lists only open offers of hosts that can serve now (enrolling, pending, offline and
       -- deactivated hosts are not in the catalog); one offer asked for by id is shown as it is
       WHERE (($9::text IS NULL AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')) OR o.id = $9)
-        AND ($3::text IS NULL OR lower(g.model) = lower($3))
-        AND ($4::integer IS NULL OR g.vram_gb >= $4)
+        AND ($3::text IS NULL OR lower(h.gpu_model) = lower($3))
+        AND ($4::integer IS NULL OR h.vram_gb >= $4)
         AND ($5::text IS NULL OR h.region = $5)
         AND ($6::text IS NULL OR h.site_id = $6 OR lower(h.site_name) = lower($6))
         AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
         AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)""";
+  /**
+   * Free GPUs of the offer's host for each hour: one range join of the hours with the bookings of
+   * the host's healthy GPUs that overlap the whole span (read once, through the exclusion
+   * constraint's index), and
+   * the span's maintenance windows. Parameters: $1 offer id, $2 start, $3 hours.
+   */
   private static final String TIMELINE = """
-      SELECT n, CASE WHEN EXISTS (SELECT 1 FROM maintenance_windows_view w WHERE w.host_id = o.host_id
-                                  AND w.blocked && tstzrange($2::timestamptz + n * interval '1 hour',
-                                                             $2::timestamptz + (n + 1) * interval '1 hour'))
-                THEN 0 -- planned maintenance: nothing is free
-                ELSE (SELECT count(*) FROM fleet_gpus_view g WHERE g.host_id = o.host_id AND g.health = 'healthy'
-                      AND NOT EXISTS (
-                 SELECT 1 FROM booked_gpus_view r WHERE r.gpu_id = g.id
-                   AND r.period && tstzrange($2::timestamptz + n * interval '1 hour',
-                                              $2::timestamptz + (n + 1) * interval '1 hour'))) END :: integer AS free
-      FROM offers o CROSS JOIN generate_series(0, $3::integer - 1) AS n
-      WHERE o.id = $1 ORDER BY n""";
+      WITH offer AS (SELECT host_id FROM offers WHERE id = $1),
+      span AS (SELECT tstzrange($2::timestamptz, $2::timestamptz + $3::integer * interval '1 hour') AS r),
+      healthy AS (SELECT g.id FROM fleet_gpus_view g JOIN offer ON g.host_id = offer.host_id
+                  WHERE g.health = 'healthy'),
+      booked AS (SELECT b.gpu_id, b.period FROM booked_gpus_view b, span
+                 WHERE b.gpu_id IN (SELECT id FROM healthy) AND b.period && span.r),
+      blocked AS (SELECT w.blocked FROM maintenance_windows_view w, offer, span
+                  WHERE w.host_id = offer.host_id AND w.blocked && span.r),
+      hours AS (SELECT n, tstzrange($2::timestamptz + n * interval '1 hour',
+                                    $2::timestamptz + (n + 1) * interval '1 hour') AS slot
+                FROM offer CROSS JOIN generate_series(0, $3::integer - 1) AS n)
+      SELECT h.n, (CASE WHEN EXISTS (SELECT 1 FROM blocked WHERE blocked.blocked && h.slot)
+                        THEN 0 -- planned maintenance: nothing is free
+                        ELSE (SELECT count(*) FROM healthy) - count(DISTINCT b.gpu_id) END) :: integer AS free
+      FROM hours h LEFT JOIN booked b ON b.period && h.slot
+      GROUP BY h.n, h.slot ORDER BY h.n""";
   /**
    * The offer's own prices, or (when it has none yet) its model-and-site defaults, oldest first;
    * only those already in effect: a scheduled price is not shown to renters before its time.

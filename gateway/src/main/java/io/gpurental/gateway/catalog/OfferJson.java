@@ -28,6 +28,8 @@ final class OfferJson {
         .put("gpus_available", offer.gpusAvailable())
         .put("gpu_counts", new JsonArray(offer.gpuCounts()))
         .put("bookable", offer.bookable(minGpus, maxGpus))
+        .put("isolation", offer.isolation())
+        .put("images", images(offer))
         .put("hardware", new JsonObject()
             .put("cpu_model", offer.cpuModel())
             .put("cpu_cores", offer.cpuCores())
@@ -52,6 +54,14 @@ final class OfferJson {
         .put("uptime_30d", offer.uptime().last30d())
         .put("uptime", offer.uptime().toJson())
         .put("maintenance", maintenance(offer.maintenance()));
+  }
+
+  /** Per image template: whether the host has it cached. */
+  private static JsonArray images(OfferRow offer) {
+    JsonArray images = new JsonArray();
+    offer.images().forEach(t -> images.add(new JsonObject().put("id", t.id()).put("name", t.name())
+        .put("cached", t.cached())));
+    return images;
   }
 
   /** The planned maintenance that makes the window unbookable, or null. */

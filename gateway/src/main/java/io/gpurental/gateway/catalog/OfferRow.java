@@ -3,6 +3,9 @@ package io.gpurental.gateway.catalog;
 import io.gpurental.gateway.fleet.Uptimes;
 import io.vertx.sqlclient.Row;
 import java.time.OffsetDateTime;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,7 +16,11 @@ public record OfferRow(
     String cpuModel, int cpuCores, int ramGb, int nvmeGb, Integer netGbps, String interconnect,
     int cpuCoresPerGpu, int ramGbPerGpu, int nvmeGbPerGpu,
     long pricePerGpuHour, String currency,
-    Long hyperscalerPrice, Long specializedPrice, PlannedMaintenance maintenance, Uptimes.Uptime uptime) {
+    Long hyperscalerPrice, Long specializedPrice, PlannedMaintenance maintenance, Uptimes.Uptime uptime,
+    String isolation, List<CachedTemplate> images) {
+
+  /** An image template and whether the offer's host has it in its image cache (a start in seconds). */
+  public record CachedTemplate(String id, String name, boolean cached) {}
 
   /** The maintenance window that keeps the searched window free of new reservations. */
   public record PlannedMaintenance(String id, OffsetDateTime startsAt, OffsetDateTime endsAt, boolean drain) {}
@@ -33,7 +40,19 @@ public record OfferRow(
             row.getBoolean("maintenance_drain")),
         new Uptimes.Uptime(row.getDouble("uptime_24h"), row.getDouble("uptime_7d"), row.getDouble("uptime_30d"),
             orZero(row.getDouble("counted_seconds_30d")), orZero(row.getDouble("down_seconds_30d")),
-            orZero(row.getDouble("maintenance_seconds_30d"))));
+            orZero(row.getDouble("maintenance_seconds_30d"))),
+        row.getString("isolation"), templates(row.getValue("images")));
+  }
+
+  private static List<CachedTemplate> templates(Object json) {
+    List<CachedTemplate> templates = new ArrayList<>();
+    if (json instanceof JsonArray array) {
+      for (int i = 0; i < array.size(); i++) {
+        JsonObject t = array.getJsonObject(i);
+        templates.add(new CachedTemplate(t.getString("id"), t.getString("name"), t.getBoolean("cached", false)));
+      }
+    }
+    return templates;
   }
 
   private static double orZero(Double value) {

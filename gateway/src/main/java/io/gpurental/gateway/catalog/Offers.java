@@ -24,11 +24,15 @@ import java.util.Optional;
  */
 public final class Offers {
   private static final List<Integer> DEFAULT_COUNTS = List.of(1, 2, 4, 8);
+  /** The offer's isolation: each renter in a container of their own, or the whole host to one renter. */
+  public static final String CONTAINER = "container";
+  public static final String WHOLE_HOST = "whole_host";
   private static final String UPSERT = """
-      INSERT INTO offers (id, host_id, gpu_counts, cpu_cores_per_gpu, ram_gb_per_gpu, nvme_gb_per_gpu)
-      VALUES ($1, $2, $3, $4, $5, $6)
+      INSERT INTO offers (id, host_id, gpu_counts, cpu_cores_per_gpu, ram_gb_per_gpu, nvme_gb_per_gpu, isolation)
+      VALUES ($1, $2, $3, $4, $5, $6, $7)
       ON CONFLICT (host_id) DO UPDATE SET gpu_counts = EXCLUDED.gpu_counts, cpu_cores_per_gpu = EXCLUDED.cpu_cores_per_gpu,
-        ram_gb_per_gpu = EXCLUDED.ram_gb_per_gpu, nvme_gb_per_gpu = EXCLUDED.nvme_gb_per_gpu, closed_at = NULL
+        ram_gb_per_gpu = EXCLUDED.ram_gb_per_gpu, nvme_gb_per_gpu = EXCLUDED.nvme_gb_per_gpu,
+        isolation = EXCLUDED.isolation, closed_at = NULL
       RETURNING id""";
   private static final String OWN_PRICE = """
       INSERT INTO prices (offer_id, amount_per_gpu_hour, currency, effective_from, set_by) VALUES ($1, $2, $3, now(), $4)""";
@@ -54,10 +58,11 @@ public final class Offers {
    * up to the GPUs present; without {@code price}: the model's default at the site, 409 if none.
    */
   public Future<String> open(Hosts.ActivationFacts host, List<Integer> gpuCounts, Optional<Price> price, String actor) {
-    List<Integer> counts = counts(host.gpuCount(), gpuCounts);
+    List<Integer> counts = host.rentedWhole() ? whole(host.gpuCount(), gpuCounts) : counts(host.gpuCount(), gpuCounts);
     int gpus = host.gpuCount();
-    Tuple offer = Tuple.of(Ids.newId("off"), host.hostId(), counts.toArray(new Integer[0]),
-        Math.max(1, host.cpuCores() / gpus), Math.max(1, host.ramGb() / gpus), Math.max(1, host.nvmeGb() / gpus));
+    Tuple offer = Tuple.from(new Object[] {Ids.newId("off"), host.hostId(), counts.toArray(new Integer[0]),
+        Math.max(1, host.cpuCores() / gpus), Math.max(1, host.ramGb() / gpus), Math.max(1, host.nvmeGb() / gpus),
+        host.rentedWhole() ? WHOLE_HOST : CONTAINER});
     return pool.withTransaction(tx -> tx.preparedQuery(UPSERT).execute(offer).compose(rows -> {
       String offerId = rows.iterator().next().getString("id");
       Future<Void> priced = price.isPresent()
@@ -66,6 +71,7 @@ public final class Offers {
           : requireDefaultPrice(tx, offerId, host);
       return priced.compose(v -> AuditLog.append(tx, actor, "offer.opened", offerId, null, new JsonObject()
               .put("host_id", host.hostId()).put("gpu_counts", counts)
+              .put("isolation", host.rentedWhole() ? WHOLE_HOST : CONTAINER)
               .put("price", price.map(p -> new JsonObject().put("amount", p.amount()).put("currency", p.currency()))
                   .orElse(null))))
           .map(offerId);
@@ -98,6 +104,16 @@ public final class Offers {
       }
       return null;
     });
+  }
+
+  /** A host rented whole sells all its GPUs at once, nothing less (one renter at a time). */
+  private static List<Integer> whole(int gpus, List<Integer> asked) {
+    if (asked != null && !asked.isEmpty() && !asked.stream().distinct().toList().equals(List.of(gpus))) {
+      throw new Invalid("This host runs instances as processes (no isolation between renters), so it is rented only"
+          + " whole: gpu_counts can only be [" + gpus + "].",
+          List.of(new Invalid.FieldError("#/gpu_counts", "a process-runtime host is rented whole: only " + gpus)));
+    }
+    return List.of(gpus);
   }
 
   private static List<Integer> counts(int gpus, List<Integer> asked) {

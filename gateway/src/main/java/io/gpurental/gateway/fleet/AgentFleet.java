@@ -88,6 +88,8 @@ public final class AgentFleet implements Fleet {
     }
     return switch (report.state()) {
       case InstanceLifecycle.RUNNING -> events.running(reservationId, ssh.orElseThrow()).mapEmpty();
+      case InstanceLifecycle.PULLING -> events.pulling(reservationId, report.pull().bytesDone(),
+          report.pull().bytesTotal()).mapEmpty();
       case InstanceLifecycle.FAILED -> events.failed(reservationId, "host agent: " + report.reason()).mapEmpty();
       default -> Future.succeededFuture();
     };

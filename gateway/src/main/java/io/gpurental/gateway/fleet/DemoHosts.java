@@ -50,9 +50,13 @@ public final class DemoHosts {
     this.hosts = new HostRepository(pool);
   }
 
-  /** Stores the demo sites, hosts and GPUs (the catalog's offers for them come after). */
+  /**
+   * Stores the demo sites, hosts and GPUs (the catalog's offers for them come after), and the demo
+   * image templates, cached on every demo host.
+   */
   public Future<Void> seed() {
-    return hosts.seedDemo(SITES, HOSTS);
+    return hosts.seedDemo(SITES, HOSTS).compose(v -> DemoImages.seed(hosts.pool(),
+        HOSTS.stream().map(Host::id).toArray(String[]::new)));
   }
 
   /**

@@ -25,6 +25,7 @@ public final class FleetFeature implements Feature {
   private final TelemetryRepository telemetry;
   private final Maintenance maintenance;
   private final Uptimes uptimes;
+  private final Images images;
 
   /** {@code others} starts instances on hosts no agent enrolled (nothing can: {@link NoHostAgents}). */
   public FleetFeature(Vertx vertx, Pool pool, FleetConfig config, Fleet others) {
@@ -40,6 +41,12 @@ public final class FleetFeature implements Feature {
     MaintenanceRepository windows = new MaintenanceRepository(pool);
     this.maintenance = new Maintenance(vertx, windows);
     this.uptimes = new Uptimes(windows);
+    this.images = new Images(new ImageRepository(pool), waits);
+  }
+
+  /** The port for image templates, the allowed registries and the image a reservation picks. */
+  public Images images() {
+    return images;
   }
 
   /** The port reservations start and stop instances through. */
@@ -86,5 +93,6 @@ public final class FleetFeature implements Feature {
   @Override
   public void bind(RouterBuilder routes) {
     api.bind(routes);
+    ImageJson.bind(routes, images);
   }
 }

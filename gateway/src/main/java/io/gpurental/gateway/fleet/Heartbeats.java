@@ -3,7 +3,13 @@ package io.gpurental.gateway.fleet;
 import io.gpurental.gateway.config.HealthConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import io.vertx.sqlclient.Pool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,14 +34,42 @@ final class Heartbeats {
     this.rules = rules;
   }
 
-  Future<Void> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry) {
-    record Outcome(boolean back, HealthRepository.Changes changes) {}
+  /** One image in a host's cache as its heartbeat reports it. */
+  record CachedImage(String ref, String digest, Long sizeBytes, OffsetDateTime lastUsedAt) {}
+
+  /** The heartbeat's {@code images}; null when absent (an agent that does not report its cache: kept as it was). */
+  static List<CachedImage> images(JsonArray reported) {
+    if (reported == null) {
+      return null;
+    }
+    Map<String, CachedImage> images = new LinkedHashMap<>();
+    for (int i = 0; i < reported.size(); i++) {
+      JsonObject image = reported.getJsonObject(i);
+      String lastUsed = image.getString("last_used_at");
+      // the last report of a reference wins (an engine may list one image under two ids)
+      images.put(image.getString("ref"), new CachedImage(image.getString("ref"), image.getString("digest"),
+          image.getLong("size_bytes"), lastUsed == null ? null : OffsetDateTime.parse(lastUsed)));
+    }
+    return new ArrayList<>(images.values());
+  }
+
+  Future<Void> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry,
+      List<CachedImage> images) {
+    record Outcome(boolean back, HealthRepository.Changes changes, boolean cacheChanged) {}
     return pool.withTransaction(tx -> TelemetryRepository.checkGpus(tx, hostId, telemetry)
             .compose(checked -> HostRepository.heartbeat(tx, hostId, agentVersion, raw))
             .compose(back -> TelemetryRepository.insert(tx, hostId, telemetry)
                 .compose(v -> HealthRepository.apply(tx, hostId, telemetry, rules))
-                .map(changes -> new Outcome(back, changes))))
-        .compose(outcome -> announce(hostId, outcome.back(), outcome.changes()));
+                .compose(changes -> (images == null ? Future.succeededFuture(false)
+                    : ImageRepository.replaceCache(tx, hostId, images))
+                    .map(cacheChanged -> new Outcome(back, changes, cacheChanged)))))
+        .compose(outcome -> {
+          if (outcome.cacheChanged()) {
+            // the catalog shows per template whether the host has it cached
+            HostChanges.publishImages(vertx, hostId);
+          }
+          return announce(hostId, outcome.back(), outcome.changes());
+        });
   }
 
   private Future<Void> announce(String hostId, boolean back, HealthRepository.Changes changes) {

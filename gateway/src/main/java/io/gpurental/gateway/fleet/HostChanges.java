@@ -18,6 +18,11 @@ public final class HostChanges {
     vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("maintenance", true));
   }
 
+  /** The host's image cache changed (its status did not): {@code images} is true. */
+  static void publishImages(Vertx vertx, String hostId) {
+    vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("images", true));
+  }
+
   static void publish(Vertx vertx, String hostId, String status) {
     vertx.eventBus().publish(ADDRESS, new JsonObject().put("host_id", hostId).put("status", status));
   }

@@ -41,11 +41,13 @@ final class HostRepository {
              enrolled_at = coalesce(enrolled_at, now())
       WHERE id = $1""";
   private static final String UPSERT_FACTS = """
-      INSERT INTO host_facts (host_id, hostname, driver_version, cuda_version, agent_version, facts)
-      VALUES ($1, $2, $3, $4, $5, $6)
+      INSERT INTO host_facts (host_id, hostname, driver_version, cuda_version, agent_version, facts, runtime,
+                              container_toolkit_version, engine)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
       ON CONFLICT (host_id) DO UPDATE SET hostname = EXCLUDED.hostname, driver_version = EXCLUDED.driver_version,
         cuda_version = EXCLUDED.cuda_version, agent_version = EXCLUDED.agent_version, facts = EXCLUDED.facts,
-        reported_at = now()""";
+        runtime = EXCLUDED.runtime, container_toolkit_version = EXCLUDED.container_toolkit_version,
+        engine = EXCLUDED.engine, reported_at = now()""";
   /** The GPUs as reported, each recognised by the first model whose pattern matches its name. */
   private static final String INSERT_GPUS = """
       INSERT INTO gpus (id, host_id, idx, uuid, nvidia_smi_name, vram_gb, model)
@@ -79,6 +81,14 @@ final class HostRepository {
   private static final String UNKNOWN_GPUS = """
       SELECT DISTINCT nvidia_smi_name FROM gpus WHERE host_id = $1 AND model IS NULL ORDER BY 1""";
 
+  /**
+   * Seeding nodes that start at once take turns (a transaction-scoped advisory lock): the seeds
+   * upsert by id (SEED_HOST and SEED_GPUS must, to update), yet sites.name, hosts.name and gpus
+   * (host_id, idx) / (host_id, uuid) are unique too, and a concurrent insert of the same row failed
+   * on those keys, which no arbiter covers. After the turn before commits, each statement sees its
+   * rows and takes the ON CONFLICT path.
+   */
+  private static final String SEED_TURN = "SELECT pg_advisory_xact_lock(hashtextextended('fleet:demo-seed', 0))";
   private static final String SEED_SITE = """
       INSERT INTO sites (id, name, region, country) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING""";
   /** A demo host as if its agent had enrolled (a database seeded before agents gains what it lacked). */
@@ -163,8 +173,9 @@ final class HostRepository {
           })
           .compose(v -> tx.preparedQuery(STORE_FACTS).execute(Tuple.from(new Object[] {hostId, facts.cpuModel(),
               facts.cpuCores(), facts.ramGb(), facts.diskGb(), facts.netGbps(), facts.interconnect()})))
-          .compose(v -> tx.preparedQuery(UPSERT_FACTS).execute(Tuple.of(hostId, facts.hostname(),
-              facts.driverVersion(), facts.cudaVersion(), facts.agentVersion(), facts.raw())))
+          .compose(v -> tx.preparedQuery(UPSERT_FACTS).execute(Tuple.from(new Object[] {hostId, facts.hostname(),
+              facts.driverVersion(), facts.cudaVersion(), facts.agentVersion(), facts.raw(), facts.runtime(),
+              facts.containerToolkitVersion(), facts.engine()})))
           .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(gpuColumns(hostId, facts.gpus())))
           .compose(v -> insertCredential(tx, hostId, credential))
           .compose(v -> tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, facts.agentVersion(), null)))
@@ -176,8 +187,9 @@ final class HostRepository {
   }
 
   Future<Void> seedDemo(List<DemoHosts.Site> sites, List<DemoHosts.Host> demoHosts) {
-    return pool.withTransaction(tx -> tx.preparedQuery(SEED_SITE).executeBatch(sites.stream()
-            .map(s -> Tuple.of(s.id(), s.name(), s.region(), s.country())).toList())
+    return pool.withTransaction(tx -> tx.query(SEED_TURN).execute()
+        .compose(v -> tx.preparedQuery(SEED_SITE).executeBatch(sites.stream()
+            .map(s -> Tuple.of(s.id(), s.name(), s.region(), s.country())).toList()))
         .compose(v -> tx.preparedQuery(SEED_HOST).executeBatch(demoHosts.stream().map(h -> Tuple.from(new Object[] {
             h.id(), h.siteId(), h.name(), h.cpuModel(), h.cpuCores(), h.ramGb(), h.nvmeGb(), h.netGbps(),
             h.interconnect(), h.publicAddress()})).toList()))
@@ -186,9 +198,14 @@ final class HostRepository {
         .mapEmpty());
   }
 
-  /** Revokes the host's live credential and stores a new one, in one transaction. */
+  /**
+   * Revokes the host's live credential and stores a new one, in one transaction, the host locked
+   * first (as a rotation does): two replacements at once would otherwise both revoke the old one
+   * and collide on the one live credential a host may have.
+   */
   Future<Void> replaceCredential(String hostId, String credential) {
-    return pool.withTransaction(tx -> revokeCredentials(tx, hostId).compose(v -> insertCredential(tx, hostId, credential)));
+    return pool.withTransaction(tx -> lock(tx, hostId).compose(host -> revokeCredentials(tx, hostId))
+        .compose(v -> insertCredential(tx, hostId, credential)));
   }
 
   Future<Optional<String>> hostOfCredential(String secret) {

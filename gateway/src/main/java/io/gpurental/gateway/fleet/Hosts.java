@@ -42,9 +42,10 @@ public final class Hosts {
       WHERE ($1::text IS NULL OR h.id = $1) AND ($2::timestamptz IS NULL OR (h.created_at, h.id) < ($2, $3))
       ORDER BY h.created_at DESC, h.id DESC LIMIT $4""";
   private static final String ACTIVATION = """
-      SELECT h.site_id, h.cpu_cores, h.ram_gb, h.nvme_gb, count(g.id) :: integer AS gpus, min(g.model) AS model
-      FROM hosts h LEFT JOIN gpus g ON g.host_id = h.id WHERE h.id = $1
-      GROUP BY h.site_id, h.cpu_cores, h.ram_gb, h.nvme_gb""";
+      SELECT h.site_id, h.cpu_cores, h.ram_gb, h.nvme_gb, count(g.id) :: integer AS gpus, min(g.model) AS model,
+             f.runtime, f.container_toolkit_version
+      FROM hosts h LEFT JOIN gpus g ON g.host_id = h.id LEFT JOIN host_facts f ON f.host_id = h.id WHERE h.id = $1
+      GROUP BY h.site_id, h.cpu_cores, h.ram_gb, h.nvme_gb, f.runtime, f.container_toolkit_version""";
   private static final List<String> OPERATOR_ACTIVATES_FROM = List.of(HostLifecycle.PENDING, HostLifecycle.DEACTIVATED);
   private static final List<String> OPERATOR_DEACTIVATES_FROM = List.of(HostLifecycle.ACTIVE, HostLifecycle.DEGRADED,
       HostLifecycle.OFFLINE);
@@ -78,9 +79,17 @@ public final class Hosts {
   public record Gpu(int index, String uuid, String nvidiaSmiName, String model, int vramGb, String health,
       String healthReason, OffsetDateTime healthSince) {}
 
-  /** What the catalog needs to make the host's offer. */
+  /**
+   * What the catalog needs to make the host's offer; {@code runtime} is the agent's ({@code
+   * container}, {@code process}, {@code simulated}, or null: an agent older than Fleet III).
+   */
   public record ActivationFacts(String hostId, String siteId, String gpuModel, int gpuCount, int cpuCores, int ramGb,
-      int nvmeGb) {}
+      int nvmeGb, String runtime) {
+    /** A process-runtime host isolates nothing between renters: it is rented whole, to one at a time. */
+    public boolean rentedWhole() {
+      return RuntimeChecks.PROCESS.equals(runtime);
+    }
+  }
 
   /** A new host and the one-time secret its agent enrols with. */
   public record Enrolment(String hostId, String enrollmentToken, OffsetDateTime expiresAt) {}
@@ -151,8 +160,9 @@ public final class Hosts {
       if (row.getInteger("gpus") == 0) {
         throw new Conflict("Host " + hostId + " reported no GPUs.");
       }
+      RuntimeChecks.requireSafeToolkit(hostId, row.getString("runtime"), row.getString("container_toolkit_version"));
       return new ActivationFacts(hostId, row.getString("site_id"), row.getString("model"), row.getInteger("gpus"),
-          row.getInteger("cpu_cores"), row.getInteger("ram_gb"), row.getInteger("nvme_gb"));
+          row.getInteger("cpu_cores"), row.getInteger("ram_gb"), row.getInteger("nvme_gb"), row.getString("runtime"));
     }));
   }
 

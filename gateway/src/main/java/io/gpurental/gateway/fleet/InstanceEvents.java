@@ -14,6 +14,14 @@ public interface InstanceEvents {
   Future<Boolean> failed(String reservationId, String reason);
 
   /**
+   * The host is pulling the instance's image: {@code bytesDone} of {@code bytesTotal} (null: not
+   * known). The reservation shows it in its events; the pull's time counts against the ready guarantee.
+   */
+  default Future<Boolean> pulling(String reservationId, long bytesDone, Long bytesTotal) {
+    return Future.succeededFuture(false);
+  }
+
+  /**
    * The instance stopped being served without failing for good: its host went offline or a GPU it
    * uses turned faulty ({@code reason} says which), since {@code since}. The reservation credits
    * the lost time, and fails it if the instance is not back within the failure grace.

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.fleet;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
@@ -16,8 +17,9 @@ import java.util.Optional;
 final class InstanceRepository {
   /** Only on hosts an agent enrolled; a stopped instance is not wanted again by a late start. */
   private static final String DESIRE = """
-      INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at, due_at)
-      SELECT $1, h.id, $3, $4, $5, $6, $7 FROM hosts h WHERE h.id = $2 AND h.enrolled_at IS NOT NULL
+      INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at, due_at,
+                             image_ref, image_ports, limits)
+      SELECT $1, h.id, $3, $4, $5, $6, $7, $8, $9, $10 FROM hosts h WHERE h.id = $2 AND h.enrolled_at IS NOT NULL
       ON CONFLICT (reservation_id) DO UPDATE SET gpu_indexes = EXCLUDED.gpu_indexes,
         ssh_public_key = EXCLUDED.ssh_public_key, ends_at = EXCLUDED.ends_at, updated_at = now(),
         due_at = coalesce(instances.due_at, EXCLUDED.due_at)
@@ -30,7 +32,7 @@ final class InstanceRepository {
       RETURNING host_id""";
   private static final String BUMP = "UPDATE hosts SET desired_version = desired_version + 1 WHERE id = $1";
   private static final String DESIRED = """
-      SELECT i.reservation_id, i.unix_user, i.ends_at, i.ssh_public_key,
+      SELECT i.reservation_id, i.unix_user, i.ends_at, i.ssh_public_key, i.image_ref, i.image_ports, i.limits,
              array(SELECT g.idx FROM gpus g WHERE g.host_id = i.host_id AND g.idx = ANY (i.gpu_indexes) ORDER BY g.idx) AS idxs,
              array(SELECT g.uuid FROM gpus g WHERE g.host_id = i.host_id AND g.idx = ANY (i.gpu_indexes) ORDER BY g.idx) AS uuids
       FROM instances i WHERE i.host_id = $1 AND i.desired ORDER BY i.created_at, i.reservation_id""";
@@ -48,6 +50,9 @@ final class InstanceRepository {
   private static final String REPORT = """
       UPDATE instances SET state = $2, ssh_host = $3, ssh_port = $4, ssh_user = $5, host_key_fingerprint = $6,
              host_key = $7, reason = $8, reported_at = now(), updated_at = now(),
+             pull_bytes_done = CASE WHEN $2 = 'pulling' THEN $9 ELSE pull_bytes_done END,
+             pull_bytes_total = CASE WHEN $2 = 'pulling' THEN $10 ELSE pull_bytes_total END,
+             published_ports = CASE WHEN $2 = 'running' THEN $11 ELSE published_ports END,
              running_at = CASE WHEN $2 = 'running' THEN coalesce(running_at, now()) ELSE running_at END
       WHERE reservation_id = $1""";
 
@@ -63,9 +68,14 @@ final class InstanceRepository {
 
   /** Wants the instance on its host; the host id when an agent runs that host, else empty. */
   Future<Optional<String>> desire(Fleet.Launch launch, String unixUser) {
-    Tuple params = Tuple.of(launch.reservationId(), launch.hostId(), launch.gpuIndexes().toArray(new Integer[0]),
-        launch.sshPublicKey(), unixUser, launch.endsAt().atOffset(ZoneOffset.UTC),
-        launch.dueAt() == null ? null : launch.dueAt().atOffset(ZoneOffset.UTC));
+    Fleet.Image image = launch.image();
+    Fleet.Limits limits = launch.limits();
+    Tuple params = Tuple.from(new Object[] {launch.reservationId(), launch.hostId(),
+        launch.gpuIndexes().toArray(new Integer[0]), launch.sshPublicKey(), unixUser,
+        launch.endsAt().atOffset(ZoneOffset.UTC), launch.dueAt() == null ? null : launch.dueAt().atOffset(ZoneOffset.UTC),
+        image == null ? null : image.ref(), (image == null ? List.<Integer>of() : image.ports()).toArray(new Integer[0]),
+        limits == null ? null : new JsonObject().put("cpus", limits.cpus()).put("memory_mib", limits.memoryMib())
+            .put("disk_gb", limits.diskGb()).put("pids", limits.pids()).put("shm_mib", limits.shmMib())});
     return pool.withTransaction(tx -> tx.preparedQuery(DESIRE).execute(params).compose(rows -> bumped(tx, rows)));
   }
 
@@ -97,13 +107,24 @@ final class InstanceRepository {
   Future<DesiredState> desiredState(String hostId) {
     return pool.withTransaction(tx -> tx.preparedQuery(DELIVERED).execute(Tuple.of(hostId))
         .compose(delivered -> tx.preparedQuery(VERSION).execute(Tuple.of(hostId)))
-        .compose(version -> tx.preparedQuery(DESIRED).execute(Tuple.of(hostId)).map(rows -> {
-          List<DesiredState.Instance> instances = new ArrayList<>();
-          rows.forEach(row -> instances.add(new DesiredState.Instance(row.getString("reservation_id"),
-              row.getString("unix_user"), row.getOffsetDateTime("ends_at"), row.getString("ssh_public_key"),
-              Arrays.asList(row.getArrayOfIntegers("idxs")), Arrays.asList(row.getArrayOfStrings("uuids")))));
-          return new DesiredState(version.iterator().next().getLong(0), instances);
-        })));
+        .compose(version -> ImageRepository.prePull(tx).compose(prePull -> tx.preparedQuery(DESIRED)
+            .execute(Tuple.of(hostId)).map(rows -> {
+              List<DesiredState.Instance> instances = new ArrayList<>();
+              rows.forEach(row -> instances.add(instance(row)));
+              return new DesiredState(version.iterator().next().getLong(0), instances, prePull.refs(),
+                  prePull.cacheLimitGb());
+            }))));
+  }
+
+  private static DesiredState.Instance instance(Row row) {
+    String ref = row.getString("image_ref");
+    Object limits = row.getValue("limits");
+    return new DesiredState.Instance(row.getString("reservation_id"), row.getString("unix_user"),
+        row.getOffsetDateTime("ends_at"), row.getString("ssh_public_key"), Arrays.asList(row.getArrayOfIntegers("idxs")),
+        Arrays.asList(row.getArrayOfStrings("uuids")),
+        ref == null ? null : new Fleet.Image(ref, Arrays.asList(row.getArrayOfIntegers("image_ports"))),
+        limits instanceof JsonObject l ? new Fleet.Limits(l.getInteger("cpus"), l.getLong("memory_mib"),
+            l.getInteger("disk_gb"), l.getInteger("pids"), l.getLong("shm_mib")) : null);
   }
 
   /** An instance a host was serving, and since when it may not be (the host's last heartbeat). */
@@ -121,7 +142,10 @@ final class InstanceRepository {
 
   /** An agent's report, already checked; answers the state before it (null: first report). */
   record Report(String state, String sshHost, Integer sshPort, String sshUser, String hostKeyFingerprint,
-      String hostKey, String reason) {}
+      String hostKey, String reason, Pull pull, List<PublishedPort> ports) {}
+
+  /** How far a pull is: bytes done, of a total that may not be known (null). */
+  record Pull(long bytesDone, Long bytesTotal) {}
 
   /** The stored state before this report, and whether the instance is still wanted. */
   record Previous(String state, boolean desired) {}
@@ -138,9 +162,19 @@ final class InstanceRepository {
           InstanceLifecycle.check(reservationId, previous.state(), report.state());
           return tx.preparedQuery(REPORT).execute(Tuple.from(new Object[] {reservationId, report.state(),
                   report.sshHost(), report.sshPort(), report.sshUser(), report.hostKeyFingerprint(), report.hostKey(),
-                  report.reason()}))
+                  report.reason(), report.pull() == null ? null : report.pull().bytesDone(),
+                  report.pull() == null ? null : report.pull().bytesTotal(), portsJson(report.ports())}))
               .map(v -> Optional.of(previous));
         }));
+  }
+
+  private static io.vertx.core.json.JsonArray portsJson(List<PublishedPort> ports) {
+    if (ports == null) {
+      return null;
+    }
+    io.vertx.core.json.JsonArray json = new io.vertx.core.json.JsonArray();
+    ports.forEach(p -> json.add(new JsonObject().put("container_port", p.containerPort()).put("host_port", p.hostPort())));
+    return json;
   }
 
   private static Future<Optional<String>> bumped(SqlClient tx, io.vertx.sqlclient.RowSet<Row> rows) {

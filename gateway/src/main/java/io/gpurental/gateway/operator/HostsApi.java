@@ -170,8 +170,9 @@ final class HostsApi {
   private JsonObject enrolmentJson(JsonObject json, Hosts.Enrolment enrolment) {
     return json.put("enrollment_token", enrolment.enrollmentToken())
         .put("enrollment_token_expires_at", enrolment.expiresAt().toInstant().toString())
-        .put("agent_command", "java -jar gpu-host-agent.jar --gateway " + publicBase
-            + " --state-dir /var/lib/gpu-host-agent --enrollment-token " + enrolment.enrollmentToken());
+        // the token in the environment: on a command line every user of the host reads it in ps
+        .put("agent_command", "GPR_AGENT_ENROLLMENT_TOKEN=" + enrolment.enrollmentToken()
+            + " java -jar gpu-host-agent.jar --gateway " + publicBase + " --state-dir /var/lib/gpu-host-agent");
   }
 
   private static void created(RoutingContext ctx, JsonObject json) {

@@ -4,6 +4,7 @@ import io.gpurental.gateway.catalog.GpuModels;
 import io.gpurental.gateway.catalog.Offers;
 import io.gpurental.gateway.catalog.Prices;
 import io.gpurental.gateway.fleet.Hosts;
+import io.gpurental.gateway.fleet.Images;
 import io.gpurental.gateway.fleet.Maintenance;
 import io.gpurental.gateway.fleet.Uptimes;
 import io.gpurental.gateway.platform.Feature;
@@ -18,6 +19,7 @@ public final class OperatorFeature implements Feature {
   private PricesApi prices;
   private SettingsApi settings;
   private AuditApi audit;
+  private ImagesApi images;
 
   public OperatorFeature(Hosts hosts, Offers offers, GpuModels gpuModels, String publicBase, Maintenance maintenance,
       Uptimes uptimes, Pool pool) {
@@ -45,5 +47,14 @@ public final class OperatorFeature implements Feature {
       audit.bind(api);
     }
     maintenance.bind(api);
+    if (images != null) {
+      images.bind(api);
+    }
+  }
+
+  /** Image templates and the allowed registries (the fleet's port). */
+  public OperatorFeature withImages(Images images) {
+    this.images = new ImagesApi(images);
+    return this;
   }
 }

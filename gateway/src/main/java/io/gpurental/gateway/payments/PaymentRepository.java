@@ -65,8 +65,14 @@ final class PaymentRepository {
   private static final String PRUNE_EVENTS = """
       DELETE FROM stripe_events WHERE received_at < now() - make_interval(secs => $1)""";
   private static final String CUSTOMER_OF = "SELECT customer_id FROM stripe_customers WHERE account_id = $1";
+  /**
+   * No arbiter: the table has two unique keys (account_id, customer_id), and concurrent first
+   * payments of one account insert the same row (Stripe's idempotent create answers one customer).
+   * {@code ON CONFLICT (account_id)} let the losers fail on customer_id (issue 25); without an
+   * arbiter a conflict on either key waits for the winner's commit and does nothing.
+   */
   private static final String INSERT_CUSTOMER = """
-      INSERT INTO stripe_customers (account_id, customer_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING""";
+      INSERT INTO stripe_customers (account_id, customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING""";
   private static final String CARD_OF = """
       SELECT customer_id, default_payment_method, card_brand, card_last4 FROM stripe_customers
       WHERE account_id = $1 AND default_payment_method IS NOT NULL""";
@@ -227,7 +233,10 @@ final class PaymentRepository {
         .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
   }
 
-  /** Stores the account's customer unless one was stored first (a concurrent first payment). */
+  /**
+   * Stores the account's customer unless one was stored first (a concurrent first payment); the
+   * caller reads the stored one back in a statement of its own, which sees the winner's commit.
+   */
   static Future<Void> insertCustomer(SqlClient client, String accountId, String customerId) {
     return client.preparedQuery(INSERT_CUSTOMER).execute(Tuple.of(accountId, customerId)).mapEmpty();
   }

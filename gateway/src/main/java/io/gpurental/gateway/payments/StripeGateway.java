@@ -59,14 +59,20 @@ public final class StripeGateway {
   /** A hosted checkout for one reservation's total. */
   public record Checkout(String sessionId, String url) {}
 
-  /** The account's Stripe customer, created once (however many first payments race). */
+  /**
+   * The account's Stripe customer, created once however many first payments race: Stripe's
+   * idempotency key (per account) gives them all the same customer, the insert keeps the first row
+   * and ignores any conflict, and every request answers the row as stored. No lock is held across
+   * the Stripe call (a pooled connection would wait on the network).
+   */
   Future<String> customerFor(String accountId) {
     return PaymentRepository.customerOf(pool, accountId)
         .compose(found -> found.isPresent() ? Future.succeededFuture(found.get())
             : blocking(() -> create(accountId))
                 .compose(customer -> PaymentRepository.insertCustomer(pool, accountId, customer))
                 .compose(v -> PaymentRepository.customerOf(pool, accountId))
-                .map(stored -> stored.orElseThrow()));
+                .map(stored -> stored.orElseThrow(() -> new IllegalStateException(
+                    "No Stripe customer stored for " + accountId + " after storing one"))));
   }
 
   private String create(String accountId) throws StripeException {

@@ -50,13 +50,13 @@ public final class Quotes {
    * configured time; the quote keeps those terms (its items and its cancellation fee).
    */
   public Future<Quote> issue(String offerId, long ratePerGpuHour, String currency, int gpuCount, Instant start,
-      int hours) {
+      int hours, Quote.Image image) {
     return terms.get().compose(current -> {
       PriceBreakdown price = new PriceCalculator(current).price(ratePerGpuHour, currency, gpuCount, hours);
       QuoteIds.QuoteId id = ids.issue(Instant.now().plus(config.quoteTtl()).truncatedTo(ChronoUnit.SECONDS));
       int feeBps = current.cancellationFeeBps();
       Quote quote = new Quote(id.value(), offerId, gpuCount, start, hours, new Money(ratePerGpuHour, currency),
-          price.items(), price.total(), id.expiresAt(), cancellationPolicy.apply(feeBps), feeBps, readyGuarantee);
+          price.items(), price.total(), id.expiresAt(), cancellationPolicy.apply(feeBps), feeBps, readyGuarantee, image);
       return map().compose(map -> map.put(id.random(), quote.toJson(), config.quoteTtl().plus(GRACE).toMillis()))
           .map(quote);
     });

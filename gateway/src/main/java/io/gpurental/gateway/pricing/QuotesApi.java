@@ -17,11 +17,14 @@ public final class QuotesApi {
   private final Quotes quotes;
   private final BiFunction<String, Window, Future<Optional<QuotableOffer>>> offers;
   private final PricingConfig pricing;
+  private final ImageChoice images;
 
-  public QuotesApi(Quotes quotes, BiFunction<String, Window, Future<Optional<QuotableOffer>>> offers, PricingConfig pricing) {
+  public QuotesApi(Quotes quotes, BiFunction<String, Window, Future<Optional<QuotableOffer>>> offers, PricingConfig pricing,
+      ImageChoice images) {
     this.quotes = quotes;
     this.offers = offers;
     this.pricing = pricing;
+    this.images = images;
   }
 
   public void bind(RouterBuilder api) {
@@ -33,7 +36,8 @@ public final class QuotesApi {
   private void create(RoutingContext ctx) {
     JsonObject body = ctx.body().asJsonObject();
     Window window = Window.parse(body.getString("start"), body.getInteger("hours"), pricing.maxHours(), "#/");
-    quote(body.getString("offer_id"), body.getInteger("gpu_count"), window, "#/")
+    quote(body.getString("offer_id"), body.getInteger("gpu_count"), window, body.getString("image"),
+            ports(body.getJsonArray("ports")), "#/")
         .onSuccess(quote -> ctx.response().setStatusCode(201).putHeader("Content-Type", "application/json")
             .end(quote.toJson().encode()))
         .onFailure(ctx::fail);
@@ -45,6 +49,27 @@ public final class QuotesApi {
    * are free for the whole window.
    */
   public Future<Quote> quote(String offerId, int gpuCount, Window window, String pointer) {
+    return quote(offerId, gpuCount, window, Optional.empty(), pointer);
+  }
+
+  /** The same, for an instance of {@code image} publishing {@code ports} (both may be null: the default). */
+  public Future<Quote> quote(String offerId, int gpuCount, Window window, String image, List<Integer> ports,
+      String pointer) {
+    return images.choose(image, ports, pointer).compose(chosen -> quote(offerId, gpuCount, window, chosen, pointer));
+  }
+
+  /** The image and ports asked for (both may be null: the default template and its ports). */
+  public Future<Optional<Quote.Image>> image(String image, List<Integer> ports, String pointer) {
+    return images.choose(image, ports, pointer);
+  }
+
+  /** A request's {@code ports} as numbers, null when absent. */
+  public static List<Integer> ports(io.vertx.core.json.JsonArray ports) {
+    return ports == null ? null : ports.stream().map(p -> p instanceof Number n ? n.intValue() : null).toList();
+  }
+
+  private Future<Quote> quote(String offerId, int gpuCount, Window window, Optional<Quote.Image> image,
+      String pointer) {
     return offers.apply(offerId, window).compose(found -> {
       QuotableOffer offer = found.orElseThrow(() -> new Invalid("No offer " + offerId + ".",
           List.of(new Invalid.FieldError(pointer + "offer_id", "unknown offer"))));
@@ -56,7 +81,8 @@ public final class QuotesApi {
         throw new Conflict("Only " + offer.gpusAvailable() + " of " + offer.gpusTotal()
             + " GPUs are free for the whole window.", new JsonObject().put("gpus_available", offer.gpusAvailable()));
       }
-      return quotes.issue(offer.id(), offer.pricePerGpuHour(), offer.currency(), gpuCount, window.start(), window.hours());
+      return quotes.issue(offer.id(), offer.pricePerGpuHour(), offer.currency(), gpuCount, window.start(), window.hours(),
+          image.orElse(null));
     }).recover(failure -> Future.failedFuture(failure instanceof NotFound ? new Invalid(failure.getMessage()) : failure));
   }
 }

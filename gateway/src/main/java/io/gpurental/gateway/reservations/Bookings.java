@@ -181,17 +181,22 @@ public final class Bookings {
       return Future.failedFuture(new Invalid("Send either quote_id, or offer_id, gpu_count and hours (and start).",
           List.of(new Invalid.FieldError("#/quote_id", "give quote_id or offer_id/gpu_count/hours, not both"))));
     }
+    String image = body.getString("image");
+    List<Integer> ports = QuotesApi.ports(body.getJsonArray("ports"));
     if (quoteId != null) {
-      return quotes.find(quoteId).recover(failure -> Future.failedFuture(failure instanceof NotFound
+      Future<Quote> quote = quotes.find(quoteId).recover(failure -> Future.failedFuture(failure instanceof NotFound
           ? new Invalid(failure.getMessage(), List.of(new Invalid.FieldError("#/quote_id", "unknown quote")))
           : failure));
+      // the quote's image, unless the reservation picks one (the price does not depend on it)
+      return image == null && ports == null ? quote
+          : quote.compose(q -> quoting.image(image, ports, "#/").map(chosen -> q.withImage(chosen.orElse(null))));
     }
     if (body.getString("offer_id") == null || body.getInteger("gpu_count") == null || body.getInteger("hours") == null) {
       return Future.failedFuture(new Invalid("offer_id, gpu_count and hours are all needed without a quote_id.",
           List.of(new Invalid.FieldError("#/offer_id", "offer_id, gpu_count and hours are required together"))));
     }
     Window window = Window.parse(body.getString("start"), body.getInteger("hours"), maxHours, "#/");
-    return quoting.quote(body.getString("offer_id"), body.getInteger("gpu_count"), window, "#/");
+    return quoting.quote(body.getString("offer_id"), body.getInteger("gpu_count"), window, image, ports, "#/");
   }
 
   private static String describe(Quote quote) {

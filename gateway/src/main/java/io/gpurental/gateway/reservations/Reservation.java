@@ -14,7 +14,14 @@ record Reservation(String id, ReservationStatus status, String accountId, String
     List<Integer> gpuIndexes, Instant start, Instant end, Instant holdExpiresAt, JsonObject price, String currency,
     String paymentMethod, Payment payment, long amountCaptured, List<Refund> refunds, List<Extension> extensions,
     String sshFingerprint, String sshEndpoint, String sshHostKeyFingerprint, String sshKnownHosts, Instant createdAt,
-    List<Event> events, List<Credit> credits, Instant interruptedSince, String interruptedReason) {
+    List<Event> events, List<Credit> credits, Instant interruptedSince, String interruptedReason, Image image,
+    List<PublishedPort> publishedPorts) {
+
+  /** The image the instance runs (template id null: a custom image; the record null: none chosen) and ports asked for. */
+  record Image(String templateId, String ref, List<Integer> ports) {}
+
+  /** A container port the running instance publishes, and the host port it is reachable on. */
+  record PublishedPort(int containerPort, int hostPort) {}
 
   /** The reservation's own (not an extension's) latest payment. */
   record Payment(String id, String status, String checkoutUrl, String failureMessage) {}

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.reservations;
 
+import io.gpurental.gateway.fleet.SshHosts;
 import io.gpurental.gateway.payments.Refunds;
 import io.gpurental.gateway.platform.Money;
 import io.vertx.core.json.JsonArray;
@@ -13,6 +14,8 @@ import java.util.regex.Pattern;
 final class ReservationJson {
   /** How {@code ssh_endpoint} is stored: user@host:port. */
   private static final Pattern ENDPOINT = Pattern.compile("([^@]+)@(.+):(\\d+)");
+  /** The Unix user names agents may report (the contract's pattern). */
+  private static final Pattern USER = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
 
   private ReservationJson() {}
 
@@ -34,6 +37,9 @@ final class ReservationJson {
         .put("cancellation", cancellation(r, policy.bookedWith(r.price().getInteger("cancellation_fee_bps"))))
         .put("extensions", extensions(r))
         .put("ssh", ssh(r))
+        .put("image", r.image() == null ? null : new JsonObject().put("template_id", r.image().templateId())
+            .put("ref", r.image().ref()).put("ports", new JsonArray(r.image().ports())))
+        .put("ports", ports(r))
         .put("credits", credits(r))
         .put("interruption", r.interruptedSince() == null ? null
             : new JsonObject().put("since", r.interruptedSince().toString()).put("reason", r.interruptedReason()))
@@ -90,13 +96,33 @@ final class ReservationJson {
   private static JsonObject ssh(Reservation r) {
     JsonObject ssh = new JsonObject().put("fingerprint", r.sshFingerprint());
     Matcher endpoint = r.sshEndpoint() == null ? null : ENDPOINT.matcher(r.sshEndpoint());
-    if (endpoint == null || !endpoint.matches() || r.status() != ReservationStatus.RUNNING) {
+    // the command and the known_hosts line are built from validated parts only (the agent's
+    // report was checked on arrival; this keeps a row stored before that check out of a terminal)
+    if (endpoint == null || !endpoint.matches() || r.status() != ReservationStatus.RUNNING
+        || !USER.matcher(endpoint.group(1)).matches() || !SshHosts.valid(endpoint.group(2))) {
       return ssh.putNull("endpoint").putNull("user").putNull("command").putNull("host_key_fingerprint")
           .putNull("known_hosts");
     }
     return ssh.put("endpoint", endpoint.group(2) + ":" + endpoint.group(3)).put("user", endpoint.group(1))
         .put("command", "ssh -p " + endpoint.group(3) + " " + endpoint.group(1) + "@" + endpoint.group(2))
         .put("host_key_fingerprint", r.sshHostKeyFingerprint()).put("known_hosts", r.sshKnownHosts());
+  }
+
+  /**
+   * The ports the running instance publishes besides SSH, each with the address to reach it at
+   * (the SSH host, validated like it); empty unless running.
+   */
+  private static JsonArray ports(Reservation r) {
+    JsonArray ports = new JsonArray();
+    Matcher endpoint = r.sshEndpoint() == null ? null : ENDPOINT.matcher(r.sshEndpoint());
+    if (r.status() != ReservationStatus.RUNNING || endpoint == null || !endpoint.matches()
+        || !SshHosts.valid(endpoint.group(2))) {
+      return ports;
+    }
+    String host = endpoint.group(2).contains(":") ? "[" + endpoint.group(2) + "]" : endpoint.group(2);
+    r.publishedPorts().forEach(p -> ports.add(new JsonObject().put("container_port", p.containerPort())
+        .put("host_port", p.hostPort()).put("address", host + ":" + p.hostPort())));
+    return ports;
   }
 
   private static JsonArray events(Reservation r) {

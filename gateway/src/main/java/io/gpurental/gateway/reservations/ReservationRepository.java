@@ -25,8 +25,10 @@ import java.util.Optional;
 public final class ReservationRepository {
   private static final String INSERT = """
       INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, hold_expires_at,
-        quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method)
-      VALUES ($1, $2, $3, $4, $5, tstzrange($6, $7), 'pending_payment', $8, $9, $10, $11, $12, $13, $14, $15)""";
+        quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method,
+        image_template_id, image_ref, image_ports)
+      VALUES ($1, $2, $3, $4, $5, tstzrange($6, $7), 'pending_payment', $8, $9, $10, $11, $12, $13, $14, $15,
+        $16, $17, $18)""";
   private static final String INSERT_GPUS = """
       INSERT INTO reservation_gpus (reservation_id, gpu_id, period, extension_id)
       SELECT $1, unnest($2::text[]), tstzrange($3, $4), $5""";
@@ -82,9 +84,10 @@ public final class ReservationRepository {
   /** Instances to start: those just provisioning ($1), and those stuck there longer than $2 seconds. */
   private static final String LAUNCHES = """
       SELECT r.id, r.host_id, r.ssh_public_key, upper(r.period) AS ends_at, coalesce(r.due_at, now()) AS due_at,
+             r.image_ref, r.image_ports, r.gpu_count, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu,
              array(SELECT DISTINCT g.idx FROM reservation_gpus rg JOIN host_gpus_view g ON g.gpu_id = rg.gpu_id
                    WHERE rg.reservation_id = r.id AND rg.active ORDER BY g.idx) AS gpu_indexes
-      FROM reservations r WHERE r.status = 'provisioning'
+      FROM reservations r LEFT JOIN offer_hosts_view o ON o.offer_id = r.offer_id WHERE r.status = 'provisioning'
         AND (r.id = ANY($1) OR r.updated_at < now() - $2::integer * interval '1 second')""";
   private static final String LOCK = "SELECT status, account_id, currency, lower(period) AS start_at,"
       + " upper(period) AS end_at, (price ->> 'cancellation_fee_bps') :: integer AS fee_bps"
@@ -133,7 +136,9 @@ public final class ReservationRepository {
   static Future<Void> insert(SqlClient tx, NewReservation r) {
     Tuple params = Tuple.from(new Object[] {r.id(), r.accountId(), r.offerId(), r.hostId(), r.gpuCount(), r.start(),
         r.end(), r.holdExpiresAt(), r.quoteId(), r.price(), r.total(), r.currency(), r.ssh().text(),
-        r.ssh().fingerprint(), r.paymentMethod()});
+        r.ssh().fingerprint(), r.paymentMethod(), r.image() == null ? null : r.image().templateId(),
+        r.image() == null ? null : r.image().ref(),
+        (r.image() == null ? List.<Integer>of() : r.image().ports()).toArray(new Integer[0])});
     return tx.preparedQuery(INSERT).execute(params)
         .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(Tuple.of(r.id(), r.gpuIds().toArray(new String[0]),
             r.start(), r.end(), null)))

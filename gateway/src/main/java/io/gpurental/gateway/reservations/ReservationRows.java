@@ -28,7 +28,16 @@ final class ReservationRows {
         row.getString("ssh_endpoint"), row.getString("ssh_host_key_fingerprint"), row.getString("ssh_known_hosts"),
         instant(row.getOffsetDateTime("created_at")),
         list(row.getValue("events"), ReservationRows::event), list(row.getValue("credits"), ReservationRows::credit),
-        instant(row.getOffsetDateTime("interrupted_since")), row.getString("interrupted_reason"));
+        instant(row.getOffsetDateTime("interrupted_since")), row.getString("interrupted_reason"), image(row),
+        row.getValue("published_ports") == null ? List.of()
+            : list(row.getValue("published_ports"), p -> new Reservation.PublishedPort(p.getInteger("container_port"),
+                p.getInteger("host_port"))));
+  }
+
+  private static Reservation.Image image(Row row) {
+    String ref = row.getString("image_ref");
+    return ref == null ? null : new Reservation.Image(row.getString("image_template_id"), ref,
+        Arrays.asList(row.getArrayOfIntegers("image_ports")));
   }
 
   private static Reservation.Credit credit(JsonObject json) {

@@ -67,7 +67,7 @@ final class ReservationService {
                   OffsetDateTime holdUntil = OffsetDateTime.now(ZoneOffset.UTC).plus(hold);
                   NewReservation reservation = new NewReservation(r.id(), account, quote.offerId(), r.hostId(),
                       quote.gpuCount(), start, end, holdUntil, quote.id(), priceOf(quote), quote.total().amount(),
-                      quote.total().currency(), r.ssh(), r.paymentMethod(), gpus);
+                      quote.total().currency(), r.ssh(), r.paymentMethod(), gpus, quote.image());
                   return ReservationRepository.insert(tx, reservation)
                       .compose(v -> Budgets.attribute(tx, r.caller(), r.id(), null))
                       .compose(v -> Payments.recordPending(tx, r.charge(), r.paymentMethod(), r.checkout()))

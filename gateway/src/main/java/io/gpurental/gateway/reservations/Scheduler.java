@@ -7,6 +7,7 @@ import io.gpurental.gateway.fleet.SshAccess;
 import io.gpurental.gateway.payments.Payments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,11 +97,32 @@ final class Scheduler implements InstanceEvents {
   private Future<Void> launch(String[] ids) {
     return repository.launches(ids, (int) stuckAfter.toSeconds())
         .map(rows -> {
-          rows.forEach(row -> launcher.start(new Fleet.Launch(row.getString("id"), row.getString("host_id"),
-              Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key"),
-              row.getOffsetDateTime("ends_at").toInstant(), row.getOffsetDateTime("due_at").toInstant()), this)
+          rows.forEach(row -> launcher.start(launchOf(row), this)
               .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
           return null;
+        });
+  }
+
+  /** A provisioning reservation's instance: its GPUs, key, end, image and the offer's share × its GPUs. */
+  private static Fleet.Launch launchOf(Row row) {
+    String ref = row.getString("image_ref");
+    Integer cpus = row.getInteger("cpu_cores_per_gpu");
+    return new Fleet.Launch(row.getString("id"), row.getString("host_id"),
+        Arrays.asList(row.getArrayOfIntegers("gpu_indexes")), row.getString("ssh_public_key"),
+        row.getOffsetDateTime("ends_at").toInstant(), row.getOffsetDateTime("due_at").toInstant(),
+        ref == null ? null : new Fleet.Image(ref, Arrays.asList(row.getArrayOfIntegers("image_ports"))),
+        cpus == null ? null : Fleet.Limits.of(row.getInteger("gpu_count"), cpus, row.getInteger("ram_gb_per_gpu"),
+            row.getInteger("nvme_gb_per_gpu")));
+  }
+
+  @Override
+  public Future<Boolean> pulling(String reservationId, long bytesDone, Long bytesTotal) {
+    return InstanceProgressRepository.pulling(repository.pool(), reservationId, bytesDone, bytesTotal)
+        .onSuccess(added -> {
+          if (added) {
+            repository.accountOf(reservationId).onSuccess(account -> ReservationEvents.publish(vertx, reservationId,
+                account, ReservationStatus.PROVISIONING.id()));
+          }
         });
   }
 
@@ -111,7 +133,9 @@ final class Scheduler implements InstanceEvents {
             "instance ready; SSH on " + ssh.host() + ":" + ssh.port(), false)
         .compose(moved -> !moved ? Future.succeededFuture((List<String>) null)
             : ReservationRepository.setSshAccess(tx, reservationId, ssh.user() + "@" + ssh.host() + ":" + ssh.port(),
-                ssh.hostKeyFingerprint(), ssh.knownHosts()).compose(v -> ready.onRunning(tx, reservationId))))
+                ssh.hostKeyFingerprint(), ssh.knownHosts())
+                .compose(v -> InstanceProgressRepository.setPorts(tx, reservationId, ssh.ports()))
+                .compose(v -> ready.onRunning(tx, reservationId))))
         .compose(credited -> credited == null ? Future.succeededFuture(false)
             : payments.executeRefunds(credited).map(true))
         .onSuccess(moved -> {

@@ -28,7 +28,8 @@ class HostEnrolmentTest {
     assertEquals("enrolling", host.getString("status"));
     String token = host.getString("enrollment_token");
     assertTrue(token.startsWith("gpr_enr_"), token);
-    assertTrue(host.getString("agent_command").endsWith("--enrollment-token " + token), host.getString("agent_command"));
+    assertTrue(host.getString("agent_command").startsWith("GPR_AGENT_ENROLLMENT_TOKEN=" + token + " java -jar"),
+        host.getString("agent_command"));
 
     FakeAgent agent = FakeAgent.enrol(node, token, H100, 4);
     assertEquals(host.getString("id"), agent.hostId());
@@ -90,7 +91,7 @@ class HostEnrolmentTest {
     HttpResponse<String> reissued = operator.post("/api/v1/operator/hosts/" + hostId + "/enrollment-token", null);
     assertEquals(200, reissued.statusCode(), reissued.body());
     String token = new JsonObject(reissued.body()).getString("enrollment_token");
-    assertTrue(new JsonObject(reissued.body()).getString("agent_command").endsWith("--enrollment-token " + token));
+    assertTrue(new JsonObject(reissued.body()).getString("agent_command").startsWith("GPR_AGENT_ENROLLMENT_TOKEN=" + token));
     HttpResponse<String> again = operator.post("/api/v1/operator/hosts/" + hostId + "/enrollment-token", null);
     assertEquals(200, again.statusCode(), again.body());
     assertEquals(401, FakeAgent.tryEnrol(node, token, H100, 1).statusCode(), "a replaced token stops working");

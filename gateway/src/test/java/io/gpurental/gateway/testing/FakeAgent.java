@@ -73,6 +73,19 @@ public final class FakeAgent {
     return agent;
   }
 
+  /** Enrols with the token reporting these facts (e.g. {@link #facts} with a runtime); asserts 201. */
+  public static FakeAgent enrol(TestGateway node, String token, JsonObject facts) {
+    FakeAgent agent = new FakeAgent(node);
+    agent.credential = token;
+    HttpResponse<String> enrolled = agent.send("POST", "/api/v1/agent/enroll",
+        new JsonObject().put("agent_version", "0.2.0").put("facts", facts));
+    assertEquals(201, enrolled.statusCode(), enrolled.body());
+    JsonObject body = new JsonObject(enrolled.body());
+    agent.credential = body.getString("credential");
+    agent.hostId = body.getString("host_id");
+    return agent;
+  }
+
   /** The enrolment call alone, for tests of refused tokens. */
   public static HttpResponse<String> tryEnrol(TestGateway node, String token, String gpuName, int gpus) {
     return new FakeAgent(node).enrolWith(token, gpuName, gpus);

@@ -43,16 +43,46 @@ public final class GatewayClient {
   public record HeartbeatAnswer(int heartbeatIntervalSeconds, long desiredVersion) {
   }
 
+  /** Facts of the runtime (Fleet III): its kind, the NVIDIA Container Toolkit's and the engine's versions. */
+  public record RuntimeFacts(String runtime, String containerToolkitVersion, String engine) {
+  }
+
+  /** The container runtime's part of a heartbeat: the image cache and GPUs left dirty by an instance. */
+  public record ContainerState(List<CachedImage> images, List<String> dirtyGpus) {
+  }
+
+  /** One image of the host's cache. */
+  public record CachedImage(String ref, String digest, long sizeBytes, Instant lastUsedAt) {
+  }
+
   public Future<Enrolment> enroll(String enrollmentToken, HostFacts facts) {
-    JsonObject body = new JsonObject().put("agent_version", agentVersion).put("facts", factsJson(facts));
+    return enroll(enrollmentToken, facts, null);
+  }
+
+  public Future<Enrolment> enroll(String enrollmentToken, HostFacts facts, RuntimeFacts runtime) {
+    JsonObject factsJson = factsJson(facts);
+    if (runtime != null) {
+      factsJson.put("runtime", runtime.runtime()).put("container_toolkit_version", runtime.containerToolkitVersion())
+          .put("engine", runtime.engine());
+    }
+    JsonObject body = new JsonObject().put("agent_version", agentVersion).put("facts", factsJson);
     return call("enroll", request(HttpMethod.POST, "/enroll", enrollmentToken).sendJsonObject(body), 201)
         .map(json -> new Enrolment(json.getString("host_id"), json.getString("credential"),
             json.getInteger("heartbeat_interval_seconds", 10)));
   }
 
   public Future<HeartbeatAnswer> heartbeat(String credential, Telemetry telemetry) {
+    return heartbeat(credential, telemetry, null);
+  }
+
+  public Future<HeartbeatAnswer> heartbeat(String credential, Telemetry telemetry, ContainerState containers) {
     JsonObject body = new JsonObject().put("agent_version", agentVersion)
-        .put("sent_at", Instant.now().toString()).put("telemetry", telemetryJson(telemetry));
+        .put("sent_at", Instant.now().toString()).put("telemetry", telemetryJson(telemetry, containers));
+    if (containers != null) {
+      body.put("images", new JsonArray(containers.images().stream().map(i -> new JsonObject().put("ref", i.ref())
+          .put("digest", i.digest()).put("size_bytes", i.sizeBytes())
+          .put("last_used_at", i.lastUsedAt() == null ? null : i.lastUsedAt().toString())).toList()));
+    }
     return call("heartbeat", request(HttpMethod.POST, "/heartbeat", credential).sendJsonObject(body), 200)
         .map(json -> new HeartbeatAnswer(json.getInteger("heartbeat_interval_seconds", 10),
             json.getLong("desired_version", 0L)));
@@ -104,9 +134,31 @@ public final class GatewayClient {
       }
       String endsAt = i.getString("ends_at");
       instances.add(new DesiredInstance(i.getString("id"), i.getString("user"),
-          endsAt == null ? null : Instant.parse(endsAt), i.getString("ssh_public_key"), List.copyOf(gpus)));
+          endsAt == null ? null : Instant.parse(endsAt), i.getString("ssh_public_key"), List.copyOf(gpus),
+          image(i.getJsonObject("image")), limits(i.getJsonObject("limits"))));
     }
-    return new DesiredState(json.getLong("version", 0L), List.copyOf(instances));
+    List<String> prePull = new ArrayList<>();
+    json.getJsonArray("pre_pull", new JsonArray()).forEach(ref -> prePull.add(String.valueOf(ref)));
+    return new DesiredState(json.getLong("version", 0L), List.copyOf(instances), List.copyOf(prePull),
+        json.getLong("image_cache_limit_gb"));
+  }
+
+  private static DesiredInstance.Image image(JsonObject json) {
+    if (json == null) {
+      return null;
+    }
+    List<Integer> ports = new ArrayList<>();
+    json.getJsonArray("ports", new JsonArray()).forEach(p -> ports.add(((Number) p).intValue()));
+    return new DesiredInstance.Image(json.getString("ref"), List.copyOf(ports));
+  }
+
+  private static DesiredInstance.Limits limits(JsonObject json) {
+    if (json == null) {
+      return null;
+    }
+    Number cpus = json.getNumber("cpus");
+    return new DesiredInstance.Limits(cpus == null ? null : cpus.doubleValue(), json.getLong("memory_mib"),
+        json.getLong("disk_gb"), json.getLong("pids"), json.getLong("shm_mib"));
   }
 
   static JsonObject factsJson(HostFacts facts) {
@@ -122,9 +174,22 @@ public final class GatewayClient {
   }
 
   static JsonObject telemetryJson(Telemetry telemetry) {
+    return telemetryJson(telemetry, null);
+  }
+
+  /**
+   * With the container runtime's state: {@code images} in the heartbeat's body (the protocol's
+   * place) and, per GPU, {@code leftover_processes: true} for a GPU that still ran a process after
+   * its instance was removed (an additive field the gateway may treat as unhealthy).
+   */
+  static JsonObject telemetryJson(Telemetry telemetry, ContainerState containers) {
     JsonArray gpus = new JsonArray();
     for (GpuReading gpu : telemetry.gpus()) {
-      gpus.add(new JsonObject().put("index", gpu.index()).put("uuid", gpu.uuid())
+      JsonObject g = new JsonObject();
+      if (containers != null && containers.dirtyGpus().contains(gpu.uuid())) {
+        g.put("leftover_processes", true);
+      }
+      gpus.add(g.put("index", gpu.index()).put("uuid", gpu.uuid())
           .put("temperature_c", gpu.temperatureC()).put("power_draw_w", gpu.powerDrawW())
           .put("utilization_pct", gpu.utilizationPct()).put("memory_used_mib", gpu.memoryUsedMib())
           .put("memory_total_mib", gpu.memoryTotalMib()).put("ecc_uncorrected", gpu.eccUncorrected())
@@ -145,6 +210,14 @@ public final class GatewayClient {
     }
     if (report.reason() != null) {
       json.put("reason", report.reason());
+    }
+    if (report.pull() != null) {
+      json.put("pull", new JsonObject().put("bytes_done", report.pull().bytesDone())
+          .put("bytes_total", report.pull().bytesTotal()));
+    }
+    if (report.ports() != null) {
+      json.put("ports", new JsonArray(report.ports().stream().map(p -> new JsonObject()
+          .put("container_port", p.containerPort()).put("host_port", p.hostPort())).toList()));
     }
     return json;
   }

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a program and waits for it (blocking: only on worker threads). An interface so that the
- * docker runtime can be tested on the exact command lines it builds.
+ * host tools (nvidia-smi, iptables, ssh-keygen) can be answered with canned output in tests.
  */
 public interface Commands {
 

@@ -10,8 +10,10 @@ public final class InstanceFailure extends RuntimeException {
   public static final String SSHD_FAILED = "sshd_failed";
   public static final String RUNTIME_ERROR = "runtime_error";
   public static final String TIMEOUT = "timeout";
+  /** The pull failed or the image cannot run the supplied sshd (Fleet III). */
+  public static final String IMAGE_UNAVAILABLE = "image_unavailable";
   public static final Set<String> REASONS = Set.of(GPU_UNAVAILABLE, USER_SETUP_FAILED, SSHD_FAILED,
-      RUNTIME_ERROR, TIMEOUT);
+      RUNTIME_ERROR, TIMEOUT, IMAGE_UNAVAILABLE);
 
   private final String reason;
 

@@ -20,6 +20,11 @@ public interface InstanceRuntime {
   /** Removes every trace of the instance; succeeds when there is nothing to remove. */
   Future<Void> stop(String instanceId);
 
+  /** The container ports published for a running instance (only the container runtime has any). */
+  default List<io.gpurental.agent.protocol.InstanceReport.Port> ports(String instanceId) {
+    return List.of();
+  }
+
   /** One instance found in the runtime; {@code ssh} is null when it is not (or no longer) healthy. */
   record ActualInstance(String id, SshEndpoint ssh, String failureReason) {
     public boolean healthy() {

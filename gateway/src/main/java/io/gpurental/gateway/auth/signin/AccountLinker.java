@@ -75,9 +75,24 @@ public final class AccountLinker {
     if (identity.verifiedEmail() == null) {
       return accounts.create(identity, configRoles).map(SignInOutcome.SignedIn::new);
     }
+    // the look-up answers most sign-ins; create decides, in the email's turn, for the ones at once
     return accounts.findByVerifiedEmail(identity.verifiedEmail()).compose(existing -> existing.isPresent()
-        ? Future.succeededFuture(new SignInOutcome.EmailInUse(identity.verifiedEmail(), existing.get().provider()))
-        : accounts.create(identity, configRoles).map(SignInOutcome.SignedIn::new));
+        ? emailInUse(identity, existing.get())
+        : accounts.create(identity, configRoles).<SignInOutcome>map(SignInOutcome.SignedIn::new)
+            .recover(failure -> failure instanceof AccountRepository.EmailTaken taken
+                ? emailInUse(identity, taken.owner())
+                : Future.failedFuture(failure)));
+  }
+
+  /**
+   * The verified email has an account: this identity's own when its first sign-in, running at the
+   * same time, made it after this one looked for the identity (then this one signs in to it too),
+   * else another's.
+   */
+  private Future<SignInOutcome> emailInUse(ExternalIdentity identity, AccountRepository.EmailOwner owner) {
+    return accounts.findByIdentity(identity.provider(), identity.subject()).compose(own -> own.isPresent()
+        ? decide(identity, Optional.empty())
+        : Future.succeededFuture(new SignInOutcome.EmailInUse(identity.verifiedEmail(), owner.provider())));
   }
 
   private Set<String> configRoles(ExternalIdentity identity) {

@@ -31,7 +31,14 @@ public final class DatabasePool {
     DbLimits limits = db.limits();
     long statementMs = limits.statementTimeout().toMillis();
     PgConnectOptions connect = target.connectOptions()
-        .addProperty("statement_timeout", Long.toString(statementMs));
+        .addProperty("statement_timeout", Long.toString(statementMs))
+        // Measured on the catalog's search (docs/benchmarks.md, "Catalog at scale"): JIT compiled
+        // millisecond queries for seconds; after five runs the plan cache switched prepared
+        // statements to generic plans that cannot drop the filters a search leaves NULL (10x to
+        // over 10 s at 1,000 hosts); parallel workers cost more to start than these queries take.
+        .addProperty("jit", "off")
+        .addProperty("plan_cache_mode", "force_custom_plan")
+        .addProperty("max_parallel_workers_per_gather", "0");
     // An idle connection is retired by the pool before it has been silent for too long (below),
     // so the pool never hands out a connection that is about to be dropped.
     PoolOptions pool = new PoolOptions()

@@ -20,6 +20,9 @@ final class WebUi {
     router.get("/").handler(ctx -> page(ctx, "index.html"));
     router.getWithRegex(APP_ROUTES).handler(ctx -> page(ctx, "index.html"));
     router.get("/docs").handler(ctx -> page(ctx, "docs.html"));
+    // what people type or browsers ask for: the API's own offer path and the classic icon
+    router.getWithRegex("^/offers/([A-Za-z0-9_]+)$").handler(ctx -> redirect(ctx, "/catalog/" + ctx.pathParam("param0")));
+    router.get("/favicon.ico").handler(ctx -> redirect(ctx, "/favicon.svg"));
     router.get("/assets/*").handler(StaticHandler.create(WEBROOT)
         .setCachingEnabled(true)
         .setMaxAgeSeconds(ONE_YEAR_SECONDS)
@@ -28,6 +31,10 @@ final class WebUi {
         .setCachingEnabled(false)
         .setDirectoryListing(false)
         .setIndexPage("index.html"));
+  }
+
+  private static void redirect(RoutingContext ctx, String location) {
+    ctx.response().setStatusCode(301).putHeader("Location", location).end();
   }
 
   private static void page(RoutingContext ctx, String file) {

@@ -1,0 +1,138 @@
+package io.gpurental.agent.runtime.container;
+
+import io.gpurental.agent.runtime.InstanceFailure;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's image cache: pulls with progress, pre-pulls the templates, reports what is cached
+ * (reference, digest, size, last use) and evicts the least recently used past the operator's limit.
+ * Last use is known from this agent's starts (else the image's creation). Blocking: workers only.
+ */
+public final class Images {
+  private static final Logger LOG = LoggerFactory.getLogger(Images.class);
+  private static final Duration PULL_TIMEOUT = Duration.ofMinutes(30);
+
+  private final Engine engine;
+  private final Map<String, Instant> lastUsed = new ConcurrentHashMap<>();
+
+  Images(Engine engine) {
+    this.engine = engine;
+  }
+
+  /** One cached image, as heartbeats report it. */
+  public record Cached(String ref, String digest, long sizeBytes, Instant lastUsedAt) {
+  }
+
+  /** Bytes done and total (null while unknown) of a pull. */
+  interface Progress {
+    void pulled(long done, Long total);
+  }
+
+  void ensure(String ref, Progress progress) {
+    try {
+      if (engine.image(ref) != null) {
+        return;
+      }
+      progress.pulled(0, null);
+      Map<String, long[]> layers = new HashMap<>();
+      engine.pull(ref, PULL_TIMEOUT, event -> {
+        if (layerProgress(event, layers)) {
+          long done = layers.values().stream().mapToLong(l -> l[0]).sum();
+          long total = layers.values().stream().mapToLong(l -> l[1]).sum();
+          progress.pulled(done, total > 0 && layers.values().stream().allMatch(l -> l[1] > 0) ? total : null);
+        }
+      });
+    } catch (IOException e) {
+      throw new InstanceFailure(InstanceFailure.IMAGE_UNAVAILABLE, e.getMessage());
+    }
+  }
+
+  /**
+   * Bytes per layer from the engine's events: {@code Downloading} carries current/total (Docker
+   * always; Podman 4.3 only on pulls slow enough for its progress ticks), {@code Download complete}
+   * makes a layer whole. True when something changed.
+   */
+  private static boolean layerProgress(JsonObject event, Map<String, long[]> layers) {
+    String layer = event.getString("id");
+    String status = String.valueOf(event.getString("status"));
+    JsonObject detail = event.getJsonObject("progressDetail", new JsonObject());
+    if (layer == null) {
+      return false;
+    }
+    if (status.startsWith("Downloading") && detail.containsKey("current")) {
+      layers.put(layer, new long[] {detail.getLong("current", 0L), detail.getLong("total", 0L)});
+      return true;
+    }
+    if (status.startsWith("Pulling fs layer")) {
+      layers.putIfAbsent(layer, new long[] {0, 0});
+      return true;
+    }
+    long[] known = layers.get(layer);
+    if (status.startsWith("Download complete") && known != null && known[1] > 0) {
+      known[0] = known[1];
+      return true;
+    }
+    return false;
+  }
+
+  void used(String ref) {
+    lastUsed.put(ref, Instant.now());
+  }
+
+  /** The cache now (blocking). */
+  public List<Cached> cached() throws IOException {
+    List<Cached> cached = new ArrayList<>();
+    for (Object o : engine.images()) {
+      JsonObject image = (JsonObject) o;
+      JsonArray tags = image.getJsonArray("RepoTags", new JsonArray());
+      JsonArray digests = image.getJsonArray("RepoDigests", new JsonArray());
+      String ref = !tags.isEmpty() ? tags.getString(0) : !digests.isEmpty() ? digests.getString(0) : image.getString("Id");
+      String digest = digests.isEmpty() ? image.getString("Id") : digests.getString(0).replaceFirst("^.*@", "");
+      Instant used = tags.stream().map(t -> lastUsed.get(String.valueOf(t))).filter(java.util.Objects::nonNull)
+          .max(Comparator.naturalOrder()).orElse(Instant.ofEpochSecond(image.getLong("Created", 0L)));
+      cached.add(new Cached(ref, digest, image.getLong("Size", 0L), used));
+    }
+    return cached;
+  }
+
+  /** Pulls the templates not cached yet, then evicts past {@code limitGb}, never an image in use. */
+  public void maintain(List<String> prePull, Long limitGb, Set<String> inUse) throws IOException {
+    for (String ref : prePull) {
+      try {
+        ensure(ref, (done, total) -> { });
+      } catch (InstanceFailure e) {
+        LOG.warn("pre-pull of {} failed: {}", ref, e.getMessage());
+      }
+    }
+    if (limitGb == null) {
+      return;
+    }
+    List<Cached> byAge = new ArrayList<>(cached());
+    byAge.sort(Comparator.comparing(Cached::lastUsedAt));
+    long total = byAge.stream().mapToLong(Cached::sizeBytes).sum();
+    for (Cached c : byAge) {
+      if (total <= limitGb * 1_000_000_000L) {
+        break;
+      }
+      if (inUse.contains(c.ref()) || prePull.contains(c.ref())) {
+        continue;
+      }
+      LOG.info("evicting image {} ({} bytes, last used {})", c.ref(), c.sizeBytes(), c.lastUsedAt());
+      engine.removeImage(c.ref());
+      total -= c.sizeBytes();
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.gpurental.agent;
+
+import static io.gpurental.agent.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpurental.agent.protocol.SshEndpoint;
+import io.gpurental.agent.runtime.container.PodmanService;
+import io.gpurental.agent.runtime.container.Ssh;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole agent with {@code --runtime container} against a fake gateway and the real engine:
+ * the Fleet III facts, a renter's image with a published port, the image cache in heartbeats, an
+ * extension and an agent restart that keep the one container and its /workspace, and the end.
+ */
+class ContainerAgentTest {
+  static final Duration WITHIN = Duration.ofSeconds(60);
+  static PodmanService podman;
+  static Vertx vertx;
+  static Ssh renter;
+
+  @BeforeAll
+  static void engine() throws IOException {
+    podman = new PodmanService(1);
+    vertx = Vertx.vertx();
+    renter = new Ssh(Files.createDirectories(podman.dir.resolve("renter")));
+  }
+
+  @AfterAll
+  static void close() throws IOException {
+    try {
+      podman.sweep(podman.runtime(vertx, "agent-state", io.gpurental.agent.runtime.PortRange.parse("44000-44999")));
+    } finally {
+      vertx.close().await();
+      podman.close();
+    }
+  }
+
+  AgentOptions options(FakeGateway gateway, Path stateDir) {
+    return new AgentOptions(gateway.url(), stateDir).runtime(RuntimeKind.CONTAINER)
+        .engineSocket(podman.socket).containerScope("test-" + podman.run).publicAddress("127.0.0.1").sshPorts(io.gpurental.agent.runtime.PortRange.parse("44000-44999"))
+        .nvidiaSmi(AgentProtocolTest.STAND_IN.toString()).desiredStateWaitSeconds(2).maxBackoff(Duration.ofSeconds(1))
+        .ipmitool(stateDir.resolve("no-ipmitool").toString()).smartctl(stateDir.resolve("no-smartctl").toString());
+  }
+
+  JsonObject instance(String id, String endsAt) {
+    return new JsonObject().put("id", id).put("user", "rsv_user").put("ends_at", endsAt)
+        .put("ssh_public_key", renter.publicKey)
+        .put("gpus", new JsonArray().add(new JsonObject().put("index", 0).put("uuid", podman.gpuUuids.get(0))))
+        .put("image", new JsonObject().put("ref", PodmanService.IMAGE).put("ports", new JsonArray().add(8888)))
+        .put("limits", new JsonObject().put("cpus", 1).put("memory_mib", 512).put("disk_gb", 10)
+            .put("pids", 256).put("shm_mib", 64));
+  }
+
+  @Test
+  void theAgentRunsARentersImageKeepsItAcrossExtensionAndRestartAndRemovesIt() throws Exception {
+    FakeGateway gateway = new FakeGateway(vertx).start().await();
+    Path stateDir = podman.dir.resolve("agent-state");
+    HostAgent agent = HostAgent.start(vertx, options(gateway, stateDir).enrollmentToken(FakeGateway.TOKEN)).await();
+    JsonObject facts = gateway.enrolments.get(0).getJsonObject("facts");
+    assertEquals("container", facts.getString("runtime"));
+    assertTrue(facts.getString("engine").startsWith("podman 4."), facts.encode());
+    assertTrue(facts.containsKey("container_toolkit_version") && facts.getValue("container_toolkit_version") == null,
+        "no nvidia-ctk on this machine: " + facts.encode());
+
+    String id = "rsv_" + podman.run + "agent";
+    long began = System.nanoTime();
+    gateway.desire(instance(id, "2026-12-01T14:00:00Z"));
+    eventually(WITHIN, "running", () -> gateway.statesOf(id).contains("running"));
+    long running = System.nanoTime();
+    JsonObject report = gateway.lastReport(id, "running");
+    SshEndpoint ssh = endpoint(report.getJsonObject("ssh"));
+    assertEquals("root", renter.run(ssh, "echo kept > /workspace/marker; whoami").out().strip());
+    System.out.printf("agent, cached image: desired->running report %d ms, ->ssh login done %d ms%n",
+        (running - began) / 1_000_000, (System.nanoTime() - began) / 1_000_000);
+    JsonObject port = report.getJsonArray("ports").getJsonObject(0);
+    assertEquals(8888, port.getInteger("container_port"));
+    assertTrue(port.getInteger("host_port") >= 44000 && port.getInteger("host_port") <= 44999, report.encode());
+    assertNull(gateway.lastReport(id, "failed"));
+    String container = containerOf(id);
+
+    eventually(WITHIN, "the image cache in a heartbeat", () -> gateway.heartbeats.stream()
+        .anyMatch(h -> h.getJsonArray("images", new JsonArray()).stream()
+            .anyMatch(i -> PodmanService.IMAGE.equals(((JsonObject) i).getString("ref")))));
+
+    gateway.desire(instance(id, "2026-12-01T16:00:00Z")); // an extension
+    int reportsBefore = gateway.reports.size();
+    eventually(WITHIN, "a re-report after the extension", () -> gateway.reports.size() > reportsBefore);
+    agent.stop().await();
+    HostAgent restarted = HostAgent.start(vertx, options(gateway, stateDir)).await();
+    int afterRestart = gateway.reports.size();
+    eventually(WITHIN, "a running re-report", () -> gateway.reports.subList(afterRestart, gateway.reports.size())
+        .stream().anyMatch(r -> r.getString("state").equals("running")));
+    assertTrue(gateway.reports.subList(afterRestart, gateway.reports.size()).stream()
+        .noneMatch(r -> r.getString("state").equals("preparing")), "started again after the restart");
+    assertEquals(container, containerOf(id), "the same one container, adopted by label");
+    assertEquals(ssh, endpoint(gateway.lastReport(id, "running").getJsonObject("ssh")));
+    assertEquals("kept", renter.run(ssh, "cat /workspace/marker").out().strip());
+
+    gateway.desire();
+    eventually(WITHIN, "stopped", () -> gateway.statesOf(id).contains("stopped"));
+    assertEquals("", containerOf(id));
+    assertEquals("", PodmanService.podman("volume", "ls", "-q", "--filter", "label=io.gpurental.instance=" + id));
+    assertEquals("", PodmanService.podman("network", "ls", "-q", "--filter", "label=io.gpurental.instance=" + id));
+    restarted.stop().await();
+    gateway.close().await();
+  }
+
+  static String containerOf(String id) throws IOException {
+    return PodmanService.podman("ps", "-a", "-q", "--no-trunc", "--filter", "label=io.gpurental.instance=" + id);
+  }
+
+  static SshEndpoint endpoint(JsonObject ssh) {
+    return new SshEndpoint(ssh.getString("host"), ssh.getInteger("port"), ssh.getString("user"),
+        ssh.getString("host_key_fingerprint"), ssh.getString("host_key"));
+  }
+}

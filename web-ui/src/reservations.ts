@@ -10,6 +10,7 @@ import { csrfHeaders, markSignedOut, type Me } from './session';
 
 export const RESERVATION_STATUSES = [
   'pending_payment',
+  'awaiting_approval',
   'confirmed',
   'provisioning',
   'running',
@@ -23,6 +24,7 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 const STATUS_LABELS: Record<ReservationStatus, string> = {
   pending_payment: 'Pending payment',
+  awaiting_approval: 'Awaiting your approval',
   confirmed: 'Confirmed',
   provisioning: 'Provisioning',
   running: 'Running',
@@ -227,6 +229,17 @@ export function getReservation(id: string, signal?: AbortSignal): Promise<Reserv
  */
 export function cancelReservation(me: Me | null, id: string): Promise<Reservation> {
   return fetchJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}/cancel`, {
+    method: 'POST',
+    headers: csrfHeaders(me),
+  });
+}
+
+/**
+ * `POST /api/v1/reservations/{id}/approve` or `/decline`: a reservation an API token made above its
+ * budget's approval threshold goes on to payment, or is released with nothing charged.
+ */
+export function decideApproval(me: Me | null, id: string, decision: 'approve' | 'decline'): Promise<Reservation> {
+  return fetchJson<Reservation>(`/api/v1/reservations/${encodeURIComponent(id)}/${decision}`, {
     method: 'POST',
     headers: csrfHeaders(me),
   });

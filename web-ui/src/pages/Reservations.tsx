@@ -15,7 +15,9 @@ import {
 } from '../reservations';
 import { Link, navigate, useSearch } from '../router';
 import { SignedInPage } from '../signed-in';
+import type { Me } from '../session';
 import { StatusBadge } from '../status-badge';
+import { ApprovalNotice } from './Approvals';
 import './Reservations.css';
 
 /** `/reservations?status=…`: your reservations, newest first, filtered by status. */
@@ -28,7 +30,7 @@ export function ReservationsPage() {
       returnTo="/reservations"
       idPrefix="reservations"
     >
-      {(me) => <ReservationList accountId={me.id} />}
+      {(me) => <ReservationList me={me} />}
     </SignedInPage>
   );
 }
@@ -38,7 +40,8 @@ function statusFromSearch(search: string): string {
   return isReservationStatus(status) ? status : '';
 }
 
-function ReservationList({ accountId }: { accountId: string }) {
+function ReservationList({ me }: { me: Me }) {
+  const accountId = me.id;
   const search = useSearch();
   const status = useMemo(() => statusFromSearch(search), [search]);
   const listRef = useRef<HTMLTableSectionElement>(null);
@@ -78,6 +81,7 @@ function ReservationList({ accountId }: { accountId: string }) {
     <>
       <h1>Reservations</h1>
       <p class="lead">Your GPU reservations, newest first.</p>
+      <ApprovalNotice me={me} onDecided={reload} />
       <div class="reservations-toolbar">
         <div class="field">
           <label for="reservations-status">Status</label>

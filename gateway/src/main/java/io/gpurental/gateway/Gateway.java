@@ -1,5 +1,6 @@
 package io.gpurental.gateway;
 
+import io.gpurental.gateway.agents.AgentsFeature;
 import io.gpurental.gateway.auth.AuthFeature;
 import io.gpurental.gateway.catalog.CatalogFeature;
 import io.gpurental.gateway.catalog.DemoFleet;
@@ -208,19 +209,23 @@ public final class Gateway {
   }
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
-    return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
-      features = features(contract, metrics);
-      HealthChecks liveness = NodeHealth.liveness(vertx);
-      HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
-      int instances = config.http().effectiveInstances();
-      return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
-          .recover(failure -> Future.failedFuture(PortInUse.explain(failure, "http.port", config.http().host(),
-              config.http().port())))
-          .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP instance(s)",
-              buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(), config.http().host(),
-              config.http().port(), instances))
-          .compose(id -> deployManagement(liveness, metrics));
-    });
+    return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> AgentsFeature.declarations(vertx)
+        .compose(mcp -> deployHttp(contract, mcp, metrics)));
+  }
+
+  private Future<Void> deployHttp(ApiContract contract, AgentsFeature.Declarations mcp,
+      PrometheusMeterRegistry metrics) {
+    features = features(contract, metrics, mcp);
+    HealthChecks liveness = NodeHealth.liveness(vertx);
+    HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
+    int instances = config.http().effectiveInstances();
+    return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
+        .recover(failure -> Future.failedFuture(PortInUse.explain(failure, "http.port", config.http().host(),
+            config.http().port())))
+        .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP instance(s)",
+            buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(), config.http().host(),
+            config.http().port(), instances))
+        .compose(id -> deployManagement(liveness, metrics));
   }
 
   private Future<Void> deployManagement(HealthChecks liveness, PrometheusMeterRegistry metrics) {
@@ -236,7 +241,8 @@ public final class Gateway {
         .mapEmpty();
   }
 
-  private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics) {
+  private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics,
+      AgentsFeature.Declarations mcp) {
     List<Feature> features = new ArrayList<>();
     // hosts an agent enrolled are run by their agents (the sandbox's demo hosts too); the others wait
     FleetFeature fleet = new FleetFeature(vertx, pool, config.fleet(), new NoHostAgents());
@@ -257,6 +263,7 @@ public final class Gateway {
         config.reservations(), config.pricing().maxHours(), payments.payments(), fleet.fleet(), publicBase,
         auth.credentials(), config.events(), config.fleet());
     features.add(reservations);
+    auth.tokenBudgets().spendingFrom(reservations.tokenSpending());
     features.add(payments);
     features.add(fleet);
     fleet.maintenance().listOverlapsWith(reservations.maintenanceOverlaps());
@@ -268,6 +275,12 @@ public final class Gateway {
     features.add(alerts);
     alerts.scheduleJobs(jobs);
     features.add(new EconomicsFeature(pool, config.pricing().currency()));
+    // agents sit on top: the MCP tools run on the services the REST API uses
+    features.add(new AgentsFeature(mcp, new AgentsFeature.Services(catalog.queries(), catalog.quotes(),
+        reservations.bookings(), auth::apiToken, auth::limitWrites, auth.tokenBudgets(),
+        () -> terms.get().map(current -> ReservationsFeature.cancellationPolicy(current.cancellationFeeBps())),
+        ReservationsFeature.readyGuarantee(config.fleet())), publicBase, config.pricing().maxHours(),
+        buildInfo.version()));
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(FleetFeature.TELEMETRY_ROLLUP, fleet.telemetryRollupEvery(), fleet::rollUpTelemetry);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);

@@ -6,9 +6,13 @@ import io.gpurental.gateway.auth.signin.GoogleProvider;
 import io.gpurental.gateway.auth.signin.IdentityProvider;
 import io.gpurental.gateway.auth.signin.SignInRoutes;
 import io.gpurental.gateway.auth.tokens.TokenRepository;
+import io.gpurental.gateway.auth.tokens.TokenBudgetRepository;
+import io.gpurental.gateway.auth.tokens.TokenBudgets;
 import io.gpurental.gateway.auth.tokens.TokensApi;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.gpurental.gateway.platform.errors.Unauthorized;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
@@ -28,6 +32,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final Authenticator authenticator;
   private final AccountApi accountApi;
   private final TokensApi tokensApi;
+  private final TokenBudgets tokenBudgets;
   private final ApiContract contract;
   private final Credentials credentials;
   private final AccountAdmin accountAdmin;
@@ -46,7 +51,8 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
         config.rateLimits(), config.http().publicUrl());
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits(),
         hosts);
-    this.tokensApi = new TokensApi(tokens, limiter, config.rateLimits(),
+    this.tokenBudgets = new TokenBudgets(new TokenBudgetRepository(pool));
+    this.tokensApi = new TokensApi(tokens, tokenBudgets, config.pricing().currency(), limiter, config.rateLimits(),
         account -> CredentialEvents.changed(vertx, account));
     this.credentials = new Credentials(sessions, tokens, accounts);
     this.accountAdmin = new AccountAdmin(vertx, pool, accounts, new ConfigRoles(config.auth()));
@@ -55,6 +61,34 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   }
 
   /** The check that long-lived requests (event streams) repeat while they are open. */
+  /**
+   * The API token an {@code Authorization: Bearer gpr_…} header carries, checked exactly as for
+   * {@code /api/v1} (expiry, revocation, suspension, the scopes the account may still hold); fails
+   * with {@code Unauthorized} otherwise. For the MCP endpoint, which is outside the API's router.
+   */
+  public Future<Principal> apiToken(String authorization) {
+    if (authorization == null) {
+      return Future.failedFuture(new Unauthorized(
+          "Send Authorization: Bearer <API token>."));
+    }
+    return authenticator.bearer(authorization).map(principal -> {
+      if (principal.method() != Principal.Method.TOKEN) {
+        throw new Unauthorized("Only API tokens (gpr_…) are accepted here.");
+      }
+      return principal;
+    });
+  }
+
+  /** Counts a write made with a token outside the API (an MCP tool call) against the token's write limit. */
+  public Future<Void> limitWrites(Principal caller) {
+    return authenticator.limitTokenWrites(caller);
+  }
+
+  /** Tokens' budgets as reported (owners, agents); the reservations feature registers the spending. */
+  public TokenBudgets tokenBudgets() {
+    return tokenBudgets;
+  }
+
   public Credentials credentials() {
     return credentials;
   }

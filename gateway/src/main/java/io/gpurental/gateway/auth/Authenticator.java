@@ -100,7 +100,8 @@ public final class Authenticator implements Handler<RoutingContext> {
     });
   }
 
-  private Future<Principal> bearer(String authorization) {
+  /** The caller an {@code Authorization} header names (API token, host credential or enrolment token). */
+  Future<Principal> bearer(String authorization) {
     if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Future.failedFuture(new Unauthorized("Use Authorization: Bearer <token>."));
     }
@@ -133,6 +134,12 @@ public final class Authenticator implements Handler<RoutingContext> {
       }
       return new Principal(token.accountId(), roles, scopes, Principal.Method.TOKEN, Optional.of(token.tokenId()));
     });
+  }
+
+  /** A write made outside {@code /api/v1} with an API token (MCP tool calls): the token's write limit. */
+  Future<Void> limitTokenWrites(Principal caller) {
+    String subject = caller.tokenId().map(id -> "token:" + id).orElse("account:" + caller.accountId());
+    return limiter.acquire("writes", subject, limits.writesPerMinute(), Duration.ofMinutes(1), "write requests");
   }
 
   /** Per token, per signed-in account, or (anonymous writes such as quotes) per client address. */

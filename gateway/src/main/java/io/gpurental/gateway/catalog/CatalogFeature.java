@@ -15,7 +15,7 @@ import io.vertx.sqlclient.Pool;
 
 /** The public catalog of bookable capacity, and quotes that guarantee its prices. */
 public final class CatalogFeature implements Feature {
-  private final CatalogApi catalog;
+  private final CatalogQueries catalog;
   private final QuotesApi quotes;
   private final Offers offers;
   private final GpuModels gpuModels;
@@ -26,7 +26,7 @@ public final class CatalogFeature implements Feature {
     this.offers = new Offers(vertx, pool);
     this.gpuModels = new GpuModels(vertx, pool);
     this.prices = new Prices(vertx, pool, pricing.currency());
-    this.catalog = new CatalogApi(repository, new SearchCache(vertx, pricing.searchCacheLifetime()), quotes.terms(), pricing,
+    this.catalog = new CatalogQueries(repository, new SearchCache(vertx, pricing.searchCacheLifetime()), quotes.terms(), pricing,
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(refuseMaintenance(row).id(), row.gpuCounts(),
@@ -52,6 +52,11 @@ public final class CatalogFeature implements Feature {
   /** Quotes at current prices, for features that quote on the caller's behalf. */
   public QuotesApi quotes() {
     return quotes;
+  }
+
+  /** Searching and reading the catalog as the REST API does, for the MCP tools (agents). */
+  public CatalogQueries queries() {
+    return catalog;
   }
 
   /** Opening and closing hosts' offers, for the operator. */

@@ -3,7 +3,7 @@ package io.gpurental.gateway.catalog;
 import io.gpurental.gateway.catalog.workloads.Fit;
 import io.gpurental.gateway.catalog.workloads.Workloads;
 import io.gpurental.gateway.platform.errors.Invalid;
-import io.vertx.ext.web.RoutingContext;
+import java.util.function.Function;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,15 +18,15 @@ final class WorkloadSearch {
   private WorkloadSearch() {}
 
   /** The request's workload, if it names one; 400 for parameters without a workload or unknown to it. */
-  static Optional<Workloads.Workload> from(RoutingContext ctx) {
+  static Optional<Workloads.Workload> from(Function<String, String> query) {
     Map<String, String> given = new LinkedHashMap<>();
     for (String name : Workloads.PARAMETER_NAMES) {
-      String value = ctx.request().getParam(name);
+      String value = query.apply(name);
       if (value != null && !value.isBlank()) {
         given.put(name, value);
       }
     }
-    String preset = ctx.request().getParam("workload");
+    String preset = query.apply("workload");
     if (preset == null || preset.isBlank()) {
       if (!given.isEmpty()) {
         throw new Invalid("Workload parameters need a workload: " + String.join(", ", given.keySet()) + ".",

@@ -14,7 +14,11 @@ public final class QueryNumbers {
 
   /** The parameter's value, or null when it is absent or empty. */
   public static Long wholeNumber(RoutingContext ctx, String name) {
-    String raw = ctx.request().getParam(name);
+    return wholeNumber(ctx.request().getParam(name), name);
+  }
+
+  /** {@code raw} (the value of parameter {@code name}) as a whole number, or null when absent or empty. */
+  public static Long wholeNumber(String raw, String name) {
     if (raw == null || raw.isBlank()) {
       return null;
     }

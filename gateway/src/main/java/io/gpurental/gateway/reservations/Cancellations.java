@@ -41,7 +41,7 @@ final class Cancellations {
         PaymentViewRepository.amountKept(tx, id).compose(kept -> {
           ReservationStatus status = row.status();
           boolean paid = status.paidAndLive();
-          if (!paid && status != ReservationStatus.PENDING_PAYMENT) {
+          if (!paid && status != ReservationStatus.PENDING_PAYMENT && status != ReservationStatus.AWAITING_APPROVAL) {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
                 + " reservations can be cancelled.", new JsonObject().put("status", status.id()));
           }

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.reservations;
 
+import static io.gpurental.gateway.reservations.ReservationStatus.AWAITING_APPROVAL;
 import static io.gpurental.gateway.reservations.ReservationStatus.CANCELLED;
 import static io.gpurental.gateway.reservations.ReservationStatus.COMPLETED;
 import static io.gpurental.gateway.reservations.ReservationStatus.CONFIRMED;
@@ -24,11 +25,14 @@ import java.util.Set;
  *      └─cancel─▶ cancelled ◀─cancel (refund)─ confirmed / provisioning / running ─host failure─▶ failed
  * provisioning ─window over, never ready (full refund)─▶ failed
  * running ─interrupted, not back within the grace (the rest refunded)─▶ failed
+ * pending_payment ─over the token's approval threshold (same transaction)─▶ awaiting_approval
+ * awaiting_approval ─approved─▶ pending_payment;  ─declined─▶ cancelled;  ─hold lapsed─▶ expired
  * </pre>
  */
 public final class Lifecycle {
   private static final Map<ReservationStatus, Set<ReservationStatus>> NEXT = new EnumMap<>(Map.of(
-      PENDING_PAYMENT, EnumSet.of(CONFIRMED, EXPIRED, CANCELLED),
+      PENDING_PAYMENT, EnumSet.of(CONFIRMED, EXPIRED, CANCELLED, AWAITING_APPROVAL),
+      AWAITING_APPROVAL, EnumSet.of(PENDING_PAYMENT, EXPIRED, CANCELLED),
       EXPIRED, EnumSet.of(CONFIRMED),
       CONFIRMED, EnumSet.of(PROVISIONING, CANCELLED, FAILED, COMPLETED),
       PROVISIONING, EnumSet.of(RUNNING, COMPLETED, CANCELLED, FAILED),

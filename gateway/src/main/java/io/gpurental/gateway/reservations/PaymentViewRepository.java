@@ -13,6 +13,10 @@ final class PaymentViewRepository {
   private static final String AMOUNT_KEPT = "SELECT coalesce(sum(p.amount), 0) - coalesce((SELECT sum(f.amount)"
       + " FROM reservation_refunds_view f WHERE f.reservation_id = $1 AND f.status <> 'failed'), 0)"
       + " FROM reservation_payments_view p WHERE p.reservation_id = $1 AND p.status IN ('succeeded', 'refunded')";
+  /** The reservation's own payment still waiting (not an extension's), with how it is paid. */
+  private static final String PENDING_OF = "SELECT p.payment_id, r.payment_method FROM reservation_payments_view p"
+      + " JOIN reservations r ON r.id = p.reservation_id"
+      + " WHERE p.reservation_id = $1 AND p.extension_id IS NULL AND p.status = 'pending'";
   private static final String PAID_FOR = "SELECT * FROM reservation_payments_view WHERE payment_id = $1";
   private static final String CHARGE_OUTCOME = "SELECT p.status, p.failure_code, p.failure_message, p.reservation_id,"
       + " p.extension_id, (SELECT c.checkout_url FROM reservation_payments_view c"
@@ -23,6 +27,19 @@ final class PaymentViewRepository {
   private PaymentViewRepository() {}
 
   /** What a payment pays for: whose, which reservation (or extension of it), how much. */
+  record Pending(String paymentId, String method) {}
+
+  static Future<java.util.Optional<Pending>> pendingOf(SqlClient client, String reservationId) {
+    return client.preparedQuery(PENDING_OF).execute(io.vertx.sqlclient.Tuple.of(reservationId)).map(rows -> {
+      var found = rows.iterator();
+      if (!found.hasNext()) {
+        return java.util.Optional.empty();
+      }
+      var row = found.next();
+      return java.util.Optional.of(new Pending(row.getString("payment_id"), row.getString("payment_method")));
+    });
+  }
+
   record PaidFor(String reservationId, String extensionId, String accountId, long amount, String currency) {}
 
   /** A charge as it ended, with the checkout still open for the same hold, if one is. */

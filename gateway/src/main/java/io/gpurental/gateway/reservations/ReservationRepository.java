@@ -67,7 +67,7 @@ public final class ReservationRepository {
   /** Lapsed holds, locked; each is expired through the state machine. */
   private static final String LAPSED_HOLDS = """
       SELECT id, status, account_id FROM reservations
-      WHERE status = 'pending_payment' AND hold_expires_at < now() FOR UPDATE SKIP LOCKED""";
+      WHERE status IN ('pending_payment', 'awaiting_approval') AND hold_expires_at < now() FOR UPDATE SKIP LOCKED""";
 
   /**
    * Paid reservations whose window is over, locked. Not those still provisioning: they never
@@ -99,7 +99,7 @@ public final class ReservationRepository {
   private static final String LOCK_FOR_PAYMENT = "SELECT status, account_id, upper(period) > now() AS window_open"
       + " FROM reservations WHERE id = $1 FOR UPDATE";
   private static final String TRANSITION = "UPDATE reservations SET status = $3, updated_at = now(),"
-      + " hold_expires_at = CASE WHEN $3 = 'pending_payment' THEN hold_expires_at END"
+      + " hold_expires_at = CASE WHEN $3 IN ('pending_payment', 'awaiting_approval') THEN hold_expires_at END"
       + " WHERE id = $1 AND status = $2 RETURNING id";
   private static final String RELEASE_GPUS = "UPDATE reservation_gpus SET active = false WHERE reservation_id = $1";
   private static final String SET_SSH_ACCESS = "UPDATE reservations SET ssh_endpoint = $2,"

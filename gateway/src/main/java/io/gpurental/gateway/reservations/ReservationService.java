@@ -58,7 +58,7 @@ final class ReservationService {
     String account = r.caller().accountId();
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, r.key(), r.requestBody())
         .compose(replay -> replay != null ? Future.succeededFuture(replay)
-            : refuseMaintenance(tx, r.hostId(), start, end)
+            : Budgets.check(tx, r.caller(), quote).compose(approval -> refuseMaintenance(tx, r.hostId(), start, end)
                 .compose(v -> ReservationGpuRepository.freeGpus(tx, r.hostId(), start, end, quote.gpuCount()))
                 .compose(gpus -> {
                   if (gpus.size() < quote.gpuCount()) {
@@ -69,13 +69,16 @@ final class ReservationService {
                       quote.gpuCount(), start, end, holdUntil, quote.id(), priceOf(quote), quote.total().amount(),
                       quote.total().currency(), r.ssh(), r.paymentMethod(), gpus, quote.image());
                   return ReservationRepository.insert(tx, reservation)
+                      .compose(v -> Budgets.attribute(tx, r.caller(), r.id(), null))
                       .compose(v -> Payments.recordPending(tx, r.charge(), r.paymentMethod(), r.checkout()))
+                      .compose(v -> approval ? Approvals.await(tx, r.id(), quote) : Future.<Void>succeededFuture())
                       .compose(v -> repository.findJson(tx, r.id(), account, false))
                       .map(found -> IdempotencyKeys.Outcome.fresh(201, found.orElseThrow().encode()))
-                      .compose(outcome -> "saved_card".equals(r.paymentMethod())
+                      // a saved card is charged after commit, unless the owner must approve first
+                      .compose(outcome -> "saved_card".equals(r.paymentMethod()) && !approval
                           ? IdempotencyKeys.rememberPayment(tx, account, r.key(), r.charge().paymentId()).map(outcome)
                           : IdempotencyKeys.store(tx, account, r.key(), outcome.status(), outcome.body()).map(outcome));
-                })))
+                }))))
         .onSuccess(outcome -> {
           if (!outcome.replayed()) {
             CatalogChanges.publish(vertx, "reservation created");

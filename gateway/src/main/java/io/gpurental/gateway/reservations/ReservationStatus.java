@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /** Where a reservation is in its lifecycle; {@link Lifecycle} says which may follow which. */
 public enum ReservationStatus {
-  PENDING_PAYMENT, CONFIRMED, PROVISIONING, RUNNING, COMPLETED, EXPIRED, CANCELLED, FAILED;
+  PENDING_PAYMENT, AWAITING_APPROVAL, CONFIRMED, PROVISIONING, RUNNING, COMPLETED, EXPIRED, CANCELLED, FAILED;
 
   /** The name in the API and in PostgreSQL: {@code pending_payment}, {@code running}, … */
   public String id() {

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.reservations;
 
 import io.gpurental.gateway.auth.Credentials;
+import io.gpurental.gateway.auth.TokenSpending;
 import io.gpurental.gateway.config.EventsConfig;
 import io.gpurental.gateway.config.FleetConfig;
 import io.gpurental.gateway.config.ReservationConfig;
@@ -25,6 +26,8 @@ public final class ReservationsFeature implements Feature {
   /** A provisioning instance the host has not reported after this long is asked for again. */
   private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
   private final ReservationsApi api;
+  private final Bookings bookings;
+  private final Budgets tokenSpending;
   private final SshKeysApi sshKeys;
   private final LiveUpdates live;
   private final HoldSweeper sweeper;
@@ -50,8 +53,10 @@ public final class ReservationsFeature implements Feature {
     payments.reportTo(new ReservationPayments(vertx, repository, instances));
     Cancellations cancellations = new Cancellations(vertx, repository, payments, instances);
     Extensions extensions = new Extensions(vertx, repository, quoting, payments, config.hold(), publicBase);
-    this.api = new ReservationsApi(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
+    this.bookings = new Bookings(vertx, repository, new ReservationService(vertx, repository, config.hold()), quotes,
         quoting, payments, cancellations, extensions, publicBase, maxHours);
+    this.api = new ReservationsApi(bookings);
+    this.tokenSpending = new Budgets(pool);
     this.sshKeys = new SshKeysApi(new SshKeyRepository(pool));
     this.idempotencyKeys = new IdempotencyKeys(pool);
     this.live = new LiveUpdates(vertx, credentials, events);
@@ -62,6 +67,16 @@ public final class ReservationsFeature implements Feature {
         new Downtime(vertx, repository, guarantee.failureGrace(), failures, payments));
     this.schedulerEvery = config.schedulerInterval();
     instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
+  }
+
+  /** Booking, extending, cancelling and reading reservations as the REST API does, for the MCP tools. */
+  public Bookings bookings() {
+    return bookings;
+  }
+
+  /** What API tokens have spent (held or paid, less refunds), for auth's budget reports. */
+  public TokenSpending tokenSpending() {
+    return tokenSpending;
   }
 
   /** Lists the reservations a planned maintenance window overlaps, for the fleet. */

@@ -9,7 +9,7 @@ import io.gpurental.gateway.platform.http.ProblemRecorder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.RoutingContext;
+import java.util.function.Consumer;
 
 /**
  * Pays a hold with the saved card, after the hold's transaction committed: charges it (once,
@@ -32,8 +32,9 @@ final class SavedCardStep {
     this.publicBase = publicBase;
   }
 
-  Future<IdempotencyKeys.Outcome> finish(RoutingContext ctx, String paymentId, String accountId, String key) {
-    ProblemRecorder.attach(ctx, (status, body) -> IdempotencyKeys.store(repository.pool(), accountId, key, status, body));
+  Future<IdempotencyKeys.Outcome> finish(Consumer<ProblemRecorder> onProblem, String paymentId, String accountId,
+      String key) {
+    onProblem.accept((status, body) -> IdempotencyKeys.store(repository.pool(), accountId, key, status, body));
     return payments.chargeSavedCard(paymentId)
         .compose(result -> result.outcome() == Payments.SavedCardResult.Outcome.NEEDS_AUTHENTICATION
             ? checkoutInstead(paymentId) : Future.succeededFuture())

@@ -21,18 +21,20 @@ class PackageDirectionTest {
   private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.gpurental\\.gateway\\.(\\w+)\\.",
       Pattern.MULTILINE);
   /** What each package may use; boot ({@code ""}: Gateway.java, Main.java) wires them all. */
-  private static final Map<String, Set<String>> MAY_USE = Map.of(
-      "config", Set.of(),
-      "platform", Set.of("config"),
-      "auth", Set.of("platform", "config"),
-      "pricing", Set.of("platform", "config"),
-      "payments", Set.of("platform", "config", "auth"),
-      "fleet", Set.of("platform", "config", "auth"),
-      "catalog", Set.of("platform", "config", "pricing", "fleet"),
-      "reservations", Set.of("platform", "config", "auth", "catalog", "pricing", "payments", "fleet"),
-      "operator", Set.of("platform", "config", "auth", "pricing", "catalog", "fleet", "payments", "reservations"),
+  private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
+      Map.entry("config", Set.of()),
+      Map.entry("platform", Set.of("config")),
+      Map.entry("auth", Set.of("platform", "config")),
+      Map.entry("pricing", Set.of("platform", "config")),
+      Map.entry("payments", Set.of("platform", "config", "auth")),
+      Map.entry("fleet", Set.of("platform", "config", "auth")),
+      Map.entry("catalog", Set.of("platform", "config", "pricing", "fleet")),
+      Map.entry("reservations", Set.of("platform", "config", "auth", "catalog", "pricing", "payments", "fleet")),
+      Map.entry("operator", Set.of("platform", "config", "auth", "pricing", "catalog", "fleet", "payments", "reservations")),
+      // the MCP server sits on top beside the operator, over the others' services
+      Map.entry("agents", Set.of("platform", "config", "auth", "pricing", "catalog", "payments", "reservations")),
       // the simulated hosts implement the fleet's port until host agents replace them over HTTP
-      "sandbox", Set.of("platform", "config", "fleet"));
+      Map.entry("sandbox", Set.of("platform", "config", "fleet")));
 
   @Test
   void everyPackageImportsOnlyThePackagesBelowIt() {

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 class LifecycleTableTest {
   private static final Set<String> ALLOWED = Set.of(
       "pending_payment>confirmed", "pending_payment>expired", "pending_payment>cancelled",
+      "pending_payment>awaiting_approval",
+      "awaiting_approval>pending_payment", "awaiting_approval>expired", "awaiting_approval>cancelled",
       "expired>confirmed",
       "confirmed>provisioning", "confirmed>cancelled", "confirmed>failed", "confirmed>completed",
       "provisioning>running", "provisioning>completed", "provisioning>cancelled", "provisioning>failed",

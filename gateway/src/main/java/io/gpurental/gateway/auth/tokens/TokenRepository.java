@@ -26,6 +26,8 @@ public final class TokenRepository {
       + " WHERE account_id = $1 AND revoked_at IS NULL"
       + " AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3))"
       + " ORDER BY created_at DESC, id DESC LIMIT $4";
+  private static final String FIND = "SELECT " + COLUMNS + " FROM api_tokens"
+      + " WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL";
   private static final String REVOKE = """
       UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now())
       WHERE id = $1 AND account_id = $2 RETURNING id""";
@@ -74,6 +76,14 @@ public final class TokenRepository {
       List<ApiToken> tokens = new ArrayList<>();
       rows.forEach(row -> tokens.add(toToken(row)));
       return tokens;
+    });
+  }
+
+  /** The account's live token. */
+  public Future<Optional<ApiToken>> find(String accountId, String tokenId) {
+    return pool.preparedQuery(FIND).execute(Tuple.of(tokenId, accountId)).map(rows -> {
+      var found = rows.iterator();
+      return found.hasNext() ? Optional.of(toToken(found.next())) : Optional.empty();
     });
   }
 

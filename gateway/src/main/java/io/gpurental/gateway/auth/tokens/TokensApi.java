@@ -10,6 +10,7 @@ import io.gpurental.gateway.platform.errors.Forbidden;
 import io.gpurental.gateway.platform.errors.Invalid;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -29,8 +30,14 @@ public final class TokensApi {
   /** Told the account whose token was revoked (after it is stored). */
   private final Consumer<String> revoked;
 
-  public TokensApi(TokenRepository tokens, RateLimiter limiter, RateLimitConfig limits, Consumer<String> revoked) {
+  private final TokenBudgets budgets;
+  private final String currency;
+
+  public TokensApi(TokenRepository tokens, TokenBudgets budgets, String currency, RateLimiter limiter,
+      RateLimitConfig limits, Consumer<String> revoked) {
     this.tokens = tokens;
+    this.budgets = budgets;
+    this.currency = currency;
     this.revoked = revoked;
     this.limiter = limiter;
     this.limits = limits;
@@ -40,6 +47,31 @@ public final class TokensApi {
     api.getRoute("listTokens").addHandler(this::list);
     api.getRoute("createToken").addHandler(this::create);
     api.getRoute("revokeToken").addHandler(this::revoke);
+    api.getRoute("getToken").addHandler(ctx -> withBudget(Principal.required(ctx), ctx.pathParam("token_id"))
+        .onSuccess(ctx::json).onFailure(ctx::fail));
+    api.getRoute("setTokenBudget").addHandler(this::setBudget);
+  }
+
+  /** The token's JSON with {@code budget}: its caps, spending and what remains (null without a budget). */
+  private Future<JsonObject> withBudget(Principal caller, String tokenId) {
+    return tokens.find(caller.accountId(), tokenId).compose(found -> {
+      ApiToken token = found.orElseThrow(() -> new NotFound("You have no token " + tokenId + "."));
+      return budgets.report(caller.accountId(), tokenId).map(report -> token.toJson().put("budget", report.orElse(null)));
+    });
+  }
+
+  /** People set budgets; a token, even one with every scope, never changes its own or another's. */
+  private void setBudget(RoutingContext ctx) {
+    Principal caller = Principal.required(ctx);
+    if (caller.method() != Principal.Method.SESSION) {
+      throw new Forbidden("Only a signed-in person sets a token's budget, never a token.");
+    }
+    String tokenId = ctx.pathParam("token_id");
+    TokenBudget budget = TokenBudget.fromJson(currency, ctx.body().asJsonObject());
+    budgets.repository().set(caller.accountId(), tokenId, budget)
+        .compose(found -> found ? withBudget(caller, tokenId)
+            : Future.failedFuture(new NotFound("You have no token " + tokenId + ".")))
+        .onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
   private void list(RoutingContext ctx) {

@@ -13,7 +13,6 @@ import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -22,9 +21,14 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
-/** {@code GET /offers}, {@code GET /offers/{id}}, {@code GET /gpu-models}: the public catalog. */
-final class CatalogApi {
+/**
+ * The public catalog: {@code GET /offers}, {@code GET /offers/{id}}, {@code GET /gpu-models}. The
+ * queries take their parameters by name exactly as the query string spells them, so the REST
+ * routes and the MCP tools (agents) search with the same filters, checks and answers.
+ */
+public final class CatalogQueries {
   private static final int DEFAULT_LIMIT = 20;
   private static final int TIMELINE_HOURS = 14 * 24;
   private final CatalogRepository repository;
@@ -33,7 +37,7 @@ final class CatalogApi {
   private final PricingConfig pricing;
   private final ReadyTimeRepository readyTimes;
 
-  CatalogApi(CatalogRepository repository, SearchCache cache, CurrentTerms terms, PricingConfig pricing,
+  CatalogQueries(CatalogRepository repository, SearchCache cache, CurrentTerms terms, PricingConfig pricing,
       ReadyTimeRepository readyTimes) {
     this.repository = repository;
     this.readyTimes = readyTimes;
@@ -43,36 +47,47 @@ final class CatalogApi {
   }
 
   void bind(RouterBuilder api) {
-    api.getRoute("listOffers").addHandler(this::list);
-    api.getRoute("getOffer").addHandler(this::get);
+    api.getRoute("listOffers").addHandler(ctx -> search(name -> ctx.request().getParam(name))
+        .onSuccess(ctx::json).onFailure(ctx::fail));
+    api.getRoute("getOffer").addHandler(ctx -> offer(ctx.pathParam("offer_id"), name -> ctx.request().getParam(name))
+        .onSuccess(ctx::json).onFailure(ctx::fail));
     api.getRoute("getCatalogSummary").addHandler(ctx -> readyTimes.fleet()
         .onSuccess(fleet -> ctx.json(new JsonObject().put("time_to_ready", ReadyTimeRepository.TimeToReady.json(fleet))))
         .onFailure(ctx::fail));
     api.getRoute("listWorkloads").addHandler(ctx -> ctx.json(WorkloadJson.catalog()));
-    api.getRoute("listGpuModels").addHandler(ctx -> repository.gpuModels()
-        .onSuccess(models -> ctx.json(new JsonObject().put("data", models))).onFailure(ctx::fail));
+    api.getRoute("listGpuModels").addHandler(ctx -> gpuModels().onSuccess(ctx::json).onFailure(ctx::fail));
   }
 
-  private void list(RoutingContext ctx) {
-    Window window = Window.parse(param(ctx, "start"), intParam(ctx, "hours"), pricing.maxHours(), "#/");
-    int minGpus = orDefault(intParam(ctx, "min_gpus"), 1);
-    int maxGpus = orDefault(intParam(ctx, "max_gpus"), Integer.MAX_VALUE);
+  /** Every GPU model the catalog knows: {@code {"data": [...]}}. */
+  public Future<JsonObject> gpuModels() {
+    return repository.gpuModels().map(models -> new JsonObject().put("data", models));
+  }
+
+  /** Bookable offers for the filters of {@code GET /offers} (a page: {@code data}, {@code next_cursor}). */
+  public Future<JsonObject> search(Function<String, String> query) {
+    return Future.succeededFuture().compose(v -> searchNow(query));
+  }
+
+  private Future<JsonObject> searchNow(Function<String, String> query) {
+    Window window = Window.parse(param(query, "start"), intParam(query, "hours"), pricing.maxHours(), "#/");
+    int minGpus = orDefault(intParam(query, "min_gpus"), 1);
+    int maxGpus = orDefault(intParam(query, "max_gpus"), Integer.MAX_VALUE);
     if (maxGpus < minGpus) {
       throw new Invalid("max_gpus is below min_gpus", List.of(new Invalid.FieldError("#/max_gpus", "must be ≥ min_gpus")));
     }
-    boolean includeUnavailable = "true".equals(param(ctx, "include_unavailable"));
-    String sort = orDefault(param(ctx, "sort"), "price");
-    int limit = orDefault(intParam(ctx, "limit"), DEFAULT_LIMIT);
-    int offset = offset(param(ctx, "cursor"));
-    Long maxPrice = longParam(ctx, "max_price_per_gpu_hour");
-    Optional<Workloads.Workload> workload = WorkloadSearch.from(ctx);
-    CatalogRepository.Filter filter = new CatalogRepository.Filter(param(ctx, "gpu_model"),
-        intParam(ctx, "min_vram_gb"), param(ctx, "region"), param(ctx, "site"), param(ctx, "interconnect"), maxPrice);
+    boolean includeUnavailable = "true".equals(param(query, "include_unavailable"));
+    String sort = orDefault(param(query, "sort"), "price");
+    int limit = orDefault(intParam(query, "limit"), DEFAULT_LIMIT);
+    int offset = offset(param(query, "cursor"));
+    Long maxPrice = longParam(query, "max_price_per_gpu_hour");
+    Optional<Workloads.Workload> workload = WorkloadSearch.from(query);
+    CatalogRepository.Filter filter = new CatalogRepository.Filter(param(query, "gpu_model"),
+        intParam(query, "min_vram_gb"), param(query, "region"), param(query, "site"), param(query, "interconnect"), maxPrice);
 
     // the rows do not depend on the workload: a workload search shares the cached rows of its filters
     String key = filter + "|" + window;
     JsonObject meta = new JsonObject();
-    terms.get().compose(current -> cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc()))
+    return terms.get().compose(current -> cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc()))
         .map(rows -> {
           workload.ifPresent(w -> meta.put("workload", WorkloadJson.search(w, WorkloadSearch.unmet(w, rows))));
           PriceCalculator calculator = new PriceCalculator(current);
@@ -90,7 +105,7 @@ final class CatalogApi {
       offers.stream().skip(offset).limit(limit).forEach(p -> page.add(json(p, window, minGpus, maxGpus, workload)));
       String next = offset + limit < offers.size() ? cursor(offset + limit) : null;
       return withReadyTimes(page).map(offersWithTimes -> meta.put("data", offersWithTimes).put("next_cursor", next));
-    }).onSuccess(ctx::json).onFailure(ctx::fail);
+    });
   }
 
   /** The offer priced at its smallest count that holds the workload, or null when none does. */
@@ -107,12 +122,16 @@ final class CatalogApi {
     return offer;
   }
 
-  private void get(RoutingContext ctx) {
-    String offerId = ctx.pathParam("offer_id");
-    Window window = Window.parse(param(ctx, "start"), intParam(ctx, "hours"), pricing.maxHours(), "#/");
+  /** One offer priced for the window of {@code start}/{@code hours}, with its hourly availability strip. */
+  public Future<JsonObject> offer(String offerId, Function<String, String> query) {
+    return Future.succeededFuture().compose(v -> offerNow(offerId, query));
+  }
+
+  private Future<JsonObject> offerNow(String offerId, Function<String, String> query) {
+    Window window = Window.parse(param(query, "start"), intParam(query, "hours"), pricing.maxHours(), "#/");
     Instant timelineStart = Instant.now().truncatedTo(ChronoUnit.HOURS);
-    Optional<Workloads.Workload> workload = WorkloadSearch.from(ctx);
-    terms.get().compose(current -> repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
+    Optional<Workloads.Workload> workload = WorkloadSearch.from(query);
+    return terms.get().compose(current -> repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
       OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
       PriceCalculator calculator = new PriceCalculator(current);
       // reached from a workload search: priced at the count that holds it, with its fit
@@ -127,7 +146,7 @@ final class CatalogApi {
               .put("step_minutes", 60)
               .put("free", new JsonArray("active".equals(row.hostStatus()) ? free : free.stream().map(f -> 0).toList()))))
           .compose(withTimeline -> repository.priceHistory(offerId).map(history -> withTimeline.put("price_history", history))));
-    })).onSuccess(ctx::json).onFailure(ctx::fail);
+    }));
   }
 
   /** Puts each offer's time-to-ready (its host's, 30 days; null without samples) on it; not cached, it moves. */
@@ -195,18 +214,18 @@ final class CatalogApi {
         List.of(new Invalid.FieldError("#/cursor", "use the next_cursor of the previous page")));
   }
 
-  private static String param(RoutingContext ctx, String name) {
-    String value = ctx.request().getParam(name);
+  private static String param(Function<String, String> query, String name) {
+    String value = query.apply(name);
     return value == null || value.isBlank() ? null : value;
   }
 
-  private static Integer intParam(RoutingContext ctx, String name) {
-    Long value = longParam(ctx, name);
+  private static Integer intParam(Function<String, String> query, String name) {
+    Long value = longParam(query, name);
     return value == null ? null : Math.toIntExact(value);
   }
 
-  private static Long longParam(RoutingContext ctx, String name) {
-    return QueryNumbers.wholeNumber(ctx, name);
+  private static Long longParam(Function<String, String> query, String name) {
+    return QueryNumbers.wholeNumber(query.apply(name), name);
   }
 
   private static <T> T orDefault(T value, T fallback) {

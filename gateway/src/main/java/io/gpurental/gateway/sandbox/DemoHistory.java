@@ -3,6 +3,7 @@ package io.gpurental.gateway.sandbox;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Pool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,16 @@ public final class DemoHistory {
 
   private static Future<Void> attempt(Pool pool, String sql, int waitsLeft) {
     return pool.withTransaction(tx -> tx.query(sql).execute()).<Void>mapEmpty()
-        .recover(failure -> failure instanceof PgException pg && LOCK_NOT_AVAILABLE.equals(pg.getSqlState())
-            && waitsLeft > 0 ? attempt(pool, sql, waitsLeft - 1) : Future.failedFuture(failure));
+        .recover(failure -> retryable(failure) && waitsLeft > 0 ? attempt(pool, sql, waitsLeft - 1)
+            : Future.failedFuture(failure));
+  }
+
+  /**
+   * Another node seeding (the lock wait ran out), or a connection the pool dropped as silent on a
+   * saturated machine: the transaction rolled back whole, so trying again is safe.
+   */
+  private static boolean retryable(Throwable failure) {
+    return failure instanceof PgException pg && LOCK_NOT_AVAILABLE.equals(pg.getSqlState())
+        || failure instanceof ClosedConnectionException;
   }
 }

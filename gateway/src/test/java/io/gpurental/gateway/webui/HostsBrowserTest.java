@@ -38,8 +38,8 @@ class HostsBrowserTest extends BrowserTestBase {
 
     WebElement command = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("enrolment-secret")));
     String text = command.getAttribute("value");
-    assertTrue(text.matches("java -jar gpu-host-agent\\.jar --gateway " + java.util.regex.Pattern.quote(node.url(""))
-        + " --state-dir /var/lib/gpu-host-agent --enrollment-token gpr_enr_[A-Za-z0-9]{38}"), text);
+    assertTrue(text.matches("GPR_AGENT_ENROLLMENT_TOKEN=gpr_enr_[A-Za-z0-9]{38} java -jar gpu-host-agent\\.jar --gateway "
+        + java.util.regex.Pattern.quote(node.url("")) + " --state-dir /var/lib/gpu-host-agent"), text);
     WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-status='enrolling']")));
     assertTrue(row.getText().contains("fra-h100-02"), row.getText());
     screenshot("hosts-enrol.png");

@@ -43,6 +43,7 @@ import io.gpurental.gateway.platform.http.HttpVerticle;
 import io.gpurental.gateway.platform.http.ManagementVerticle;
 import io.gpurental.gateway.platform.http.PortInUse;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
+import io.gpurental.gateway.platform.start.StartStep;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -75,6 +76,8 @@ public final class Gateway {
   public static final String PRUNE_IDEMPOTENCY_KEYS = "reservations.prune-idempotency-keys";
   public static final String PRUNE_STRIPE_EVENTS = "payments.prune-stripe-events";
   private static final Duration PRUNE_EVERY = Duration.ofHours(1);
+  /** How long an event loop may be blocked before the warning carries its stack trace. */
+  private static final Duration BLOCKED_STACK_AFTER = Duration.ofSeconds(2);
   /** Longest a stopping node waits to leave the cluster (under the test harness's 60 s for a stop). */
   private static final Duration CLUSTER_LEAVE_TIMEOUT = Duration.ofSeconds(20);
 
@@ -126,15 +129,28 @@ public final class Gateway {
 
   private static PreparedDatabase prepareDatabase(GatewayConfig config) {
     Optional<EmbeddedDatabase> embedded = config.db().embedded()
-        ? Optional.of(EmbeddedDatabase.start(config.db().embeddedDataDir(), config.db().embeddedPort()))
+        ? Optional.of(blockingStep("starting embedded PostgreSQL",
+            () -> EmbeddedDatabase.start(config.db().embeddedDataDir(), config.db().embeddedPort())))
         : Optional.empty();
-    DatabaseTarget target = embedded.map(db -> DatabaseTarget.embedded(db.port()))
-        .orElseGet(() -> DatabaseTarget.fromUrl(config.db().url().orElseThrow(), config.db()));
     try {
-      return new PreparedDatabase(embedded, target, Migrations.migrate(target), DatabaseIdentity.of(target));
+      DatabaseTarget target = embedded.map(db -> DatabaseTarget.embedded(db.port()))
+          .orElseGet(() -> DatabaseTarget.fromUrl(config.db().url().orElseThrow(), config.db()));
+      String schemaVersion = blockingStep("migrating the database", () -> Migrations.migrate(target));
+      DatabaseIdentity identity = blockingStep("reading the database's identity", () -> DatabaseIdentity.of(target));
+      return new PreparedDatabase(embedded, target, schemaVersion, identity);
     } catch (RuntimeException e) {
       embedded.ifPresent(EmbeddedDatabase::close);
       throw e;
+    }
+  }
+
+  /** A blocking start step (on the boot thread, never an event loop) whose failure names it. */
+  private static <T> T blockingStep(String name, java.util.function.Supplier<T> step) {
+    long started = System.nanoTime();
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      throw StartStep.failed(name, e, started);
     }
   }
 
@@ -143,31 +159,45 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = NodeMetrics.registry();
     VertxOptions options = new VertxOptions()
         .setMetricsOptions(NodeMetrics.vertxOptions())
+        // a blocked event loop is reported with its stack trace from the first warning on
+        .setWarningExceptionTime(BLOCKED_STACK_AFTER.toNanos()).setWarningExceptionTimeUnit(TimeUnit.NANOSECONDS)
         .setEventBusOptions(new EventBusOptions()
             .setHost(config.cluster().host())
             .setPort(config.cluster().eventBusPort()));
+    long joining = System.nanoTime();
     return Vertx.builder().with(options).withClusterManager(cluster)
         .withMetrics(new MicrometerMetricsFactory(metrics)).buildClustered()
         .toCompletionStage().toCompletableFuture()
+        .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+            StartStep.failed("joining the cluster", unwrap(failure), joining)))
         .thenComposeAsync(vertx -> {
           NodeMetrics.bindJvmMetrics(metrics);
           Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
               new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()),
               metrics);
-          return vertx.<Void>executeBlocking(() -> {
-                SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
-                return null;
-              })
+          return StartStep.run(vertx, "checking that the cluster's members use this database",
+                  () -> vertx.<Void>executeBlocking(() -> {
+                    SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
+                    return null;
+                  }))
               .compose(v -> config.mode() == Mode.SANDBOX
-                  ? seedDemoFleet(vertx, gateway.pool, config.pricing().currency()) : Future.succeededFuture())
-              .compose(v -> gateway.deployHttp(metrics))
-              .compose(v -> gateway.demoAgents == null ? Future.succeededFuture() : gateway.demoAgents.start())
-              .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
+                  ? StartStep.run(vertx, "seeding the demo fleet",
+                      () -> seedDemoFleet(vertx, gateway.pool, config.pricing().currency()))
+                  : Future.succeededFuture())
+              .compose(v -> StartStep.once("starting the HTTP listeners", () -> gateway.deployHttp(metrics)))
+              .compose(v -> gateway.demoAgents == null ? Future.succeededFuture()
+                  : StartStep.run(vertx, "starting the demo fleet's agents", gateway.demoAgents::start))
+              .compose(v -> StartStep.run(vertx, "recording the start in the audit log",
+                  () -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo)))
               .map(v -> gateway)
               .toCompletionStage()
               .exceptionallyComposeAsync(failure -> closeOffContext(vertx, cluster)
                   .thenCompose(ignored -> CompletableFuture.<Gateway>failedFuture(failure)));
         });
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   /** The fleet stores the demo hosts and their GPUs, the catalog their offers and prices, the operator their costs. */

@@ -29,8 +29,9 @@ public record ApiContract(OpenAPIContract contract, Buffer yaml, Map<String, Lis
       new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
 
   public static Future<ApiContract> load(Vertx vertx, URI publicUrl) {
+    // parsing the large document is CPU work that blocked an event loop for seconds on a busy machine
     return vertx.fileSystem().readFile(RESOURCE)
-        .map(bytes -> withServer(parse(bytes), publicUrl))
+        .compose(bytes -> vertx.executeBlocking(() -> withServer(parse(bytes), publicUrl), false))
         .compose(document -> OpenAPIContract.from(vertx, requestSide(document))
             .map(contract -> new ApiContract(contract, render(document), securityByOperation(document))));
   }

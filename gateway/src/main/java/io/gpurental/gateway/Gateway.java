@@ -128,6 +128,7 @@ public final class Gateway {
       DatabaseIdentity identity) {}
 
   private static PreparedDatabase prepareDatabase(GatewayConfig config) {
+    warmUpBufferAllocator();
     Optional<EmbeddedDatabase> embedded = config.db().embedded()
         ? Optional.of(blockingStep("starting embedded PostgreSQL",
             () -> EmbeddedDatabase.start(config.db().embeddedDataDir(), config.db().embeddedPort())))
@@ -142,6 +143,17 @@ public final class Gateway {
       embedded.ifPresent(EmbeddedDatabase::close);
       throw e;
     }
+  }
+
+  /**
+   * Netty's first buffer allocation initialises its JFR event class, which loads the JDK's flight
+   * recorder metadata: on a busy machine that held the first PostgreSQL connection's event loop
+   * for over 4 s (BlockedThreadChecker: AllocateChunkEvent.<clinit> under PgEncoder.flush). Done
+   * here, on the boot thread, it costs no event loop anything.
+   */
+  private static void warmUpBufferAllocator() {
+    io.netty.buffer.ByteBuf buffer = new io.netty.buffer.AdaptiveByteBufAllocator().directBuffer(1024);
+    buffer.release();
   }
 
   /** A blocking start step (on the boot thread, never an event loop) whose failure names it. */

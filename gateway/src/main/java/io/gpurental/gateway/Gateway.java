@@ -154,7 +154,20 @@ public final class Gateway {
   private static void warmUpBufferAllocator() {
     io.netty.buffer.ByteBuf buffer = new io.netty.buffer.AdaptiveByteBufAllocator().directBuffer(1024);
     buffer.release();
+    // the features are built on an event loop; the classes their constructors initialise first
+    // (read from the jar) held it 2.4 s on a busy machine (stripe-java's RequestTelemetry under
+    // PaymentsFeature, Vert.x's HttpClientAgent under WebClient.create): load them here instead
+    for (String name : PRELOADED) {
+      try {
+        Class.forName(name, true, Gateway.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        LOG.debug("Could not preload {}: {}", name, e.toString());
+      }
+    }
   }
+
+  private static final List<String> PRELOADED = List.of("com.stripe.net.RequestTelemetry", "com.stripe.StripeClient",
+      "io.vertx.core.http.HttpClientAgent", "io.vertx.ext.web.client.WebClient");
 
   /** A blocking start step (on the boot thread, never an event loop) whose failure names it. */
   private static <T> T blockingStep(String name, java.util.function.Supplier<T> step) {

@@ -257,8 +257,15 @@ public final class Gateway {
   }
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
-    return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> {
-      features = features(contract, metrics);
+    // building the features loads and initialises hundreds of classes (read from the jar): on a
+    // busy machine that held an event loop 2-3 s, so it runs on a worker; what they register
+    // (event-bus consumers, timers) still belongs to this start's context
+    return ApiContract.load(vertx, config.http().publicUrl())
+        .compose(contract -> vertx.executeBlocking(() -> features(contract, metrics), false).map(built -> {
+          features = built;
+          return contract;
+        }))
+        .compose(contract -> {
       HealthChecks liveness = NodeHealth.liveness(vertx);
       HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
       int instances = config.http().effectiveInstances();

@@ -45,6 +45,7 @@ import io.gpurental.gateway.platform.http.HttpVerticle;
 import io.gpurental.gateway.platform.http.ManagementVerticle;
 import io.gpurental.gateway.platform.http.PortInUse;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
+import io.gpurental.gateway.platform.start.StartStep;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -77,6 +78,8 @@ public final class Gateway {
   public static final String PRUNE_IDEMPOTENCY_KEYS = "reservations.prune-idempotency-keys";
   public static final String PRUNE_STRIPE_EVENTS = "payments.prune-stripe-events";
   private static final Duration PRUNE_EVERY = Duration.ofHours(1);
+  /** How long an event loop may be blocked before the warning carries its stack trace. */
+  private static final Duration BLOCKED_STACK_AFTER = Duration.ofSeconds(2);
   /** Longest a stopping node waits to leave the cluster (under the test harness's 60 s for a stop). */
   private static final Duration CLUSTER_LEAVE_TIMEOUT = Duration.ofSeconds(20);
 
@@ -127,16 +130,54 @@ public final class Gateway {
       DatabaseIdentity identity) {}
 
   private static PreparedDatabase prepareDatabase(GatewayConfig config) {
+    warmUpBufferAllocator();
     Optional<EmbeddedDatabase> embedded = config.db().embedded()
-        ? Optional.of(EmbeddedDatabase.start(config.db().embeddedDataDir(), config.db().embeddedPort()))
+        ? Optional.of(blockingStep("starting embedded PostgreSQL",
+            () -> EmbeddedDatabase.start(config.db().embeddedDataDir(), config.db().embeddedPort())))
         : Optional.empty();
-    DatabaseTarget target = embedded.map(db -> DatabaseTarget.embedded(db.port()))
-        .orElseGet(() -> DatabaseTarget.fromUrl(config.db().url().orElseThrow(), config.db()));
     try {
-      return new PreparedDatabase(embedded, target, Migrations.migrate(target), DatabaseIdentity.of(target));
+      DatabaseTarget target = embedded.map(db -> DatabaseTarget.embedded(db.port()))
+          .orElseGet(() -> DatabaseTarget.fromUrl(config.db().url().orElseThrow(), config.db()));
+      String schemaVersion = blockingStep("migrating the database", () -> Migrations.migrate(target));
+      DatabaseIdentity identity = blockingStep("reading the database's identity", () -> DatabaseIdentity.of(target));
+      return new PreparedDatabase(embedded, target, schemaVersion, identity);
     } catch (RuntimeException e) {
       embedded.ifPresent(EmbeddedDatabase::close);
       throw e;
+    }
+  }
+
+  /**
+   * Netty's first buffer allocation initialises its JFR event class, which loads the JDK's flight
+   * recorder metadata: on a busy machine that held the first PostgreSQL connection's event loop
+   * for over 4 s (BlockedThreadChecker: AllocateChunkEvent.<clinit> under PgEncoder.flush). Done
+   * here, on the boot thread, it costs no event loop anything.
+   */
+  private static void warmUpBufferAllocator() {
+    io.netty.buffer.ByteBuf buffer = new io.netty.buffer.AdaptiveByteBufAllocator().directBuffer(1024);
+    buffer.release();
+    // the features are built on an event loop; the classes their constructors initialise first
+    // (read from the jar) held it 2.4 s on a busy machine (stripe-java's RequestTelemetry under
+    // PaymentsFeature, Vert.x's HttpClientAgent under WebClient.create): load them here instead
+    for (String name : PRELOADED) {
+      try {
+        Class.forName(name, true, Gateway.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        LOG.debug("Could not preload {}: {}", name, e.toString());
+      }
+    }
+  }
+
+  private static final List<String> PRELOADED = List.of("com.stripe.net.RequestTelemetry", "com.stripe.StripeClient",
+      "io.vertx.core.http.HttpClientAgent", "io.vertx.ext.web.client.WebClient");
+
+  /** A blocking start step (on the boot thread, never an event loop) whose failure names it. */
+  private static <T> T blockingStep(String name, java.util.function.Supplier<T> step) {
+    long started = System.nanoTime();
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      throw StartStep.failed(name, e, started);
     }
   }
 
@@ -145,32 +186,45 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = NodeMetrics.registry();
     VertxOptions options = new VertxOptions()
         .setMetricsOptions(NodeMetrics.vertxOptions())
+        // a blocked event loop is reported with its stack trace from the first warning on
+        .setWarningExceptionTime(BLOCKED_STACK_AFTER.toNanos()).setWarningExceptionTimeUnit(TimeUnit.NANOSECONDS)
         .setEventBusOptions(new EventBusOptions()
             .setHost(config.cluster().host())
             .setPort(config.cluster().eventBusPort()));
+    long joining = System.nanoTime();
     return Vertx.builder().with(options).withClusterManager(cluster)
         .withMetrics(new MicrometerMetricsFactory(metrics)).buildClustered()
         .toCompletionStage().toCompletableFuture()
+        .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+            StartStep.failed("joining the cluster", unwrap(failure), joining)))
         .thenComposeAsync(vertx -> {
           NodeMetrics.bindJvmMetrics(metrics);
           Gateway gateway = new Gateway(config, db.embedded(), vertx, cluster, pool(vertx, config, db),
               new Readiness(), new BuildInfo(BuildInfo.buildVersion(), db.schemaVersion(), config.mode()),
               metrics);
-          return vertx.<Void>executeBlocking(() -> {
-                SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
-                return null;
-              })
+          return StartStep.run(vertx, "checking that the cluster's members use this database",
+                  () -> vertx.<Void>executeBlocking(() -> {
+                    SameDatabase.verify(cluster.getHazelcastInstance(), db.identity());
+                    return null;
+                  }))
               .compose(v -> config.mode() == Mode.SANDBOX
-                  ? seedDemoFleet(vertx, gateway.pool, config.pricing().currency(), config.sandbox().seedHistory())
+                  ? StartStep.run(vertx, "seeding the demo fleet",
+                      () -> seedDemoFleet(vertx, gateway.pool, config.pricing().currency(), config.sandbox().seedHistory()))
                   : Future.succeededFuture())
-              .compose(v -> gateway.deployHttp(metrics))
-              .compose(v -> gateway.demoAgents == null ? Future.succeededFuture() : gateway.demoAgents.start())
-              .compose(v -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo))
+              .compose(v -> StartStep.once("starting the HTTP listeners", () -> gateway.deployHttp(metrics)))
+              .compose(v -> gateway.demoAgents == null ? Future.succeededFuture()
+                  : StartStep.run(vertx, "starting the demo fleet's agents", gateway.demoAgents::start))
+              .compose(v -> StartStep.run(vertx, "recording the start in the audit log",
+                  () -> NodeStarts.record(gateway.pool, cluster.getNodeId(), gateway.buildInfo)))
               .map(v -> gateway)
               .toCompletionStage()
               .exceptionallyComposeAsync(failure -> closeOffContext(vertx, cluster)
                   .thenCompose(ignored -> CompletableFuture.<Gateway>failedFuture(failure)));
         });
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   /**
@@ -209,23 +263,27 @@ public final class Gateway {
   }
 
   private Future<Void> deployHttp(PrometheusMeterRegistry metrics) {
-    return ApiContract.load(vertx, config.http().publicUrl()).compose(contract -> AgentsFeature.declarations(vertx)
-        .compose(mcp -> deployHttp(contract, mcp, metrics)));
-  }
-
-  private Future<Void> deployHttp(ApiContract contract, AgentsFeature.Declarations mcp,
-      PrometheusMeterRegistry metrics) {
-    features = features(contract, metrics, mcp);
-    HealthChecks liveness = NodeHealth.liveness(vertx);
-    HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
-    int instances = config.http().effectiveInstances();
-    return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
-        .recover(failure -> Future.failedFuture(PortInUse.explain(failure, "http.port", config.http().host(),
-            config.http().port())))
-        .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP instance(s)",
-            buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(), config.http().host(),
-            config.http().port(), instances))
-        .compose(id -> deployManagement(liveness, metrics));
+    // building the features loads and initialises hundreds of classes (read from the jar): on a
+    // busy machine that held an event loop 2-3 s, so it runs on a worker; what they register
+    // (event-bus consumers, timers) still belongs to this start's context
+    return ApiContract.load(vertx, config.http().publicUrl())
+        .compose(contract -> AgentsFeature.declarations(vertx).compose(mcp ->
+            vertx.executeBlocking(() -> features(contract, metrics, mcp), false).map(built -> {
+              features = built;
+              return contract;
+            })))
+        .compose(contract -> {
+          HealthChecks liveness = NodeHealth.liveness(vertx);
+          HttpSetup setup = new HttpSetup(config.http(), contract, features, liveness, readinessChecks);
+          int instances = config.http().effectiveInstances();
+          return vertx.deployVerticle(() -> new HttpVerticle(setup), new DeploymentOptions().setInstances(instances))
+              .recover(failure -> Future.failedFuture(PortInUse.explain(failure, "http.port", config.http().host(),
+                  config.http().port())))
+              .onSuccess(id -> LOG.info("Gateway {} ({} mode, schema {}) listening on http://{}:{} with {} HTTP"
+                  + " instance(s)", buildInfo.version(), config.mode().id(), buildInfo.schemaVersion(),
+                  config.http().host(), config.http().port(), instances))
+              .compose(id -> deployManagement(liveness, metrics));
+        });
   }
 
   private Future<Void> deployManagement(HealthChecks liveness, PrometheusMeterRegistry metrics) {

@@ -3,6 +3,7 @@ package io.gpurental.gateway;
 import io.gpurental.gateway.config.ConfigException;
 import io.gpurental.gateway.config.ConfigLoader;
 import io.gpurental.gateway.config.GatewayConfig;
+import io.gpurental.gateway.platform.start.StartFailure;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ public final class Main {
       gateway = Gateway.start(config).await();
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-      if (cause instanceof ConfigException || cause instanceof IllegalStateException) {
+      if (isRefusal(cause)) {
         // a start refused for a reason the message names (a port or data directory in use, another
         // cluster's database): one line, no stack trace
         LOG.error("The gateway could not start: {}", cause.getMessage());
@@ -51,6 +52,15 @@ public final class Main {
     LOG.info("Ready in {} ms: open {}", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
         config.http().publicUrl());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(gateway), "gateway-shutdown"));
+  }
+
+  /**
+   * A refusal the message explains (bad config, a port or directory in use, another cluster's
+   * database), also when a start step wraps it; anything else is logged with its stack trace.
+   */
+  private static boolean isRefusal(Throwable failure) {
+    Throwable inner = failure instanceof StartFailure && failure.getCause() != null ? failure.getCause() : failure;
+    return inner instanceof ConfigException || inner instanceof IllegalStateException;
   }
 
   private static void stop(Gateway gateway) {

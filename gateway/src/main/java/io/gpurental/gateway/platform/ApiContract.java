@@ -29,10 +29,17 @@ public record ApiContract(OpenAPIContract contract, Buffer yaml, Map<String, Lis
       new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
 
   public static Future<ApiContract> load(Vertx vertx, URI publicUrl) {
+    // parsing, rendering and walking the large document is CPU work that blocked an event loop for
+    // up to 7 s during a start on a busy machine: it runs on a worker
+    record Prepared(JsonObject document, JsonObject requestSide, Buffer yaml,
+        Map<String, List<Map<String, List<String>>>> security) {}
     return vertx.fileSystem().readFile(RESOURCE)
-        .map(bytes -> withServer(parse(bytes), publicUrl))
-        .compose(document -> OpenAPIContract.from(vertx, requestSide(document))
-            .map(contract -> new ApiContract(contract, render(document), securityByOperation(document))));
+        .compose(bytes -> vertx.executeBlocking(() -> {
+          JsonObject document = withServer(parse(bytes), publicUrl);
+          return new Prepared(document, requestSide(document), render(document), securityByOperation(document));
+        }, false))
+        .compose(prepared -> OpenAPIContract.from(vertx, prepared.requestSide())
+            .map(contract -> new ApiContract(contract, prepared.yaml(), prepared.security())));
   }
 
   /**

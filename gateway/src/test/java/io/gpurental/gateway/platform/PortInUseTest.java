@@ -23,6 +23,8 @@ class PortInUseTest {
         cause = cause.getCause();
       }
       String message = cause.getMessage();
+      assertTrue(refused.getMessage().contains("starting: starting the HTTP listeners: management.port: "),
+          "the start step is named: " + refused.getMessage());
       assertTrue(message.startsWith("management.port: 127.0.0.1:" + taken.getLocalPort() + " is in use")
           && message.contains("GATEWAY_MANAGEMENT_PORT"), message);
     }

@@ -24,6 +24,11 @@ import java.util.concurrent.TimeUnit;
 public final class TestGateway implements AutoCloseable {
   public static final Duration TIMEOUT = Duration.ofSeconds(60);
   /**
+   * How long a start may take: on a machine others load (load average 20 on 2 cores) a start took
+   * 2 min; its own steps give up within a minute each, naming themselves.
+   */
+  public static final Duration START_TIMEOUT = Duration.ofMinutes(4);
+  /**
    * A catalog search cache lifetime no test waits out, for tests that a change drops cached
    * searches: with it, a search that changes within {@link #AT_ONCE} was dropped by the event.
    */
@@ -98,12 +103,16 @@ public final class TestGateway implements AutoCloseable {
 
   public static TestGateway start(Map<String, String> settings) {
     GatewayConfig config = ConfigLoader.load(List.of(), settings);
-    return new TestGateway(await(Gateway.start(config)));
+    return new TestGateway(await(Gateway.start(config), START_TIMEOUT));
   }
 
   public static <T> T await(Future<T> future) {
+    return await(future, TIMEOUT);
+  }
+
+  public static <T> T await(Future<T> future, Duration limit) {
     try {
-      return future.toCompletionStage().toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      return future.toCompletionStage().toCompletableFuture().get(limit.toSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("did not complete: " + e.getMessage(), e);
     }

@@ -23,6 +23,11 @@ public final class DatabaseOutages {
    * {@code NoStackTraceThrowable("Timeout")} (vertx-sql-client 5.0.7, SqlConnectionPool's request).
    */
   private static final String BUSY_POOL_TIMEOUT = "Timeout";
+  /**
+   * A query handed a pooled connection in the instant it was dropped (a silent connection closed
+   * while PostgreSQL is frozen): "Connection is not active now, current status: CLOSED".
+   */
+  private static final String NOT_ACTIVE = "Connection is not active now";
 
   private DatabaseOutages() {}
 
@@ -42,6 +47,7 @@ public final class DatabaseOutages {
     // no free pool connection in time, a full wait queue, a dropped or refused connection
     return failure instanceof TimeoutException
         || failure instanceof VertxException && POOL_WAIT_TIMEOUT.equals(failure.getMessage())
+        || failure instanceof VertxException && String.valueOf(failure.getMessage()).startsWith(NOT_ACTIVE)
         || failure.getClass() == NoStackTraceThrowable.class && BUSY_POOL_TIMEOUT.equals(failure.getMessage())
         || failure instanceof ConnectionPoolTooBusyException
         || failure instanceof ClosedConnectionException

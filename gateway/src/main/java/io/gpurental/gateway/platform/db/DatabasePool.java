@@ -2,6 +2,8 @@ package io.gpurental.gateway.platform.db;
 
 import io.gpurental.gateway.config.DbConfig;
 import io.gpurental.gateway.config.DbLimits;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
@@ -75,7 +77,25 @@ public final class DatabasePool {
     }
     if (raw instanceof SocketConnectionBase socket) {
       socket.socket().channelHandlerContext().pipeline()
-          .addFirst("silence-limit", new IdleStateHandler(silenceMs, 0, 0, TimeUnit.MILLISECONDS));
+          .addFirst("silence-limit", new SilenceLimit(silenceMs));
+    }
+  }
+
+  /**
+   * Closes a silent connection from the socket's end of the pipeline. Left to Vert.x, the idle
+   * event closes it through the PostgreSQL codec, which only half-closes it (Terminate, then the
+   * output side) and waits for the server to close its side: a frozen server never does, so the
+   * query on it hung until the server came back (a SIGSTOPped PostgreSQL held requests 25 s and
+   * more). A close issued here reaches the socket at once, which fails the query (503).
+   */
+  private static final class SilenceLimit extends IdleStateHandler {
+    SilenceLimit(long silenceMs) {
+      super(silenceMs, 0, 0, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    protected void channelIdle(ChannelHandlerContext ctx, IdleStateEvent event) {
+      ctx.close();
     }
   }
 }

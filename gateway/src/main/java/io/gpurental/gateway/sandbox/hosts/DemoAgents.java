@@ -135,7 +135,21 @@ public final class DemoAgents implements Feature {
         })
         .onSuccess(ignored -> LOG.info("Running the demo fleet's {} simulated host agents against {}",
                 agents.size(), gatewayUrl))
-        .onFailure(e -> LOG.error("Could not start the demo fleet's agents; demo instances stay in provisioning", e));
+        .recover(e -> abandon(held).transform(done -> Future.<Void>failedFuture(e)));
+  }
+
+  /**
+   * Undoes a start that failed half-way (a credential not stored in time on a busy machine): the
+   * agents already running stop and the lock is released, so that trying again starts afresh.
+   */
+  private Future<Void> abandon(Lock held) {
+    List<Future<Void>> stopping = agents.values().stream().map(HostAgent::stop).toList();
+    return Future.join(stopping).<Void>mapEmpty().otherwiseEmpty().onComplete(done -> {
+      agents.clear();
+      simulated.clear();
+      lock = null;
+      held.release();
+    });
   }
 
   private Future<HostAgent> startAgent(DemoHosts.Host host) {

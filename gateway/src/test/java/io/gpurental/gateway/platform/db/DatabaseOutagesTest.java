@@ -30,6 +30,8 @@ class DatabaseOutagesTest {
     assertFalse(DatabaseOutages.isOutage(pg("23505")), "a unique violation is a bug or a conflict");
     assertFalse(DatabaseOutages.isOutage(pg("22021")), "bad input is not an outage");
     assertFalse(DatabaseOutages.isOutage(new IllegalStateException("bug")));
+    assertTrue(DatabaseOutages.isOutage(new io.vertx.core.VertxException(
+        "Connection is not active now, current status: CLOSED", true)), "handed a connection as it was dropped");
     assertTrue(DatabaseOutages.isOutage(new CompletionException(pg("57014"))), "found in the cause chain");
   }
 
@@ -68,7 +70,9 @@ class DatabaseOutagesTest {
       DbConfig db = ConfigLoader.load(List.of(), Map.of("GATEWAY_DB_URL", url, "GATEWAY_DB_POOL_SIZE", "1",
           "GATEWAY_DB_POOL_WAIT_TIMEOUT_MS", "1000")).db();
       Pool pool = DatabasePool.create(vertx, db, DatabaseTarget.fromUrl(URI.create(url), db));
-      TestGateway.await(pool.query("SELECT 1").execute()); // the one connection is open...
+      // the one connection is open (on a loaded machine opening it can outlast the 1 s pool wait)...
+      io.gpurental.gateway.testing.Eventually.eventually("the pool's connection open", () -> pool.query("SELECT 1")
+          .execute().toCompletionStage().toCompletableFuture().handle((rows, e) -> e == null).join(), ok -> ok);
       Future<?> busy = pool.query("SELECT pg_sleep(2)").execute(); // ...and busy for 2 s
       // a transaction takes its connection another way than a one-shot query, and fails otherwise
       Throwable failure = pool.withTransaction(tx -> tx.query("SELECT 1").execute()).toCompletionStage()

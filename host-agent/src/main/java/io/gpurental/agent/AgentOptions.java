@@ -28,6 +28,7 @@ public final class AgentOptions {
   private Duration maxBackoff = Duration.ofSeconds(30);
   private String ipmitool = "ipmitool";
   private String smartctl = "smartctl";
+  private String nvidiaCtk = "nvidia-ctk";
   private double baseLoadWatts = 150;
   private Duration diskHealthInterval = Duration.ofMinutes(10);
   private SimulatedHost simulatedHost;
@@ -195,6 +196,16 @@ public final class AgentOptions {
   /** The smartctl asked for the disks' SMART health; absent means {@code disk_health} null. */
   public AgentOptions smartctl(String path) {
     this.smartctl = Objects.requireNonNull(path);
+    return this;
+  }
+
+  public String nvidiaCtk() {
+    return nvidiaCtk;
+  }
+
+  /** The nvidia-ctk asked for the NVIDIA Container Toolkit's version (a name on PATH or a path); absent means unknown. */
+  public AgentOptions nvidiaCtk(String path) {
+    this.nvidiaCtk = Objects.requireNonNull(path);
     return this;
   }
 

@@ -81,7 +81,7 @@ final class AgentVerticle extends VerticleBase {
     pollBackoff = backoff();
     InstanceRuntime runtime = runtime();
     reconciler = new Reconciler(runtime, this::report);
-    containerSupport = new ContainerSupport(vertx, options.runtime(), containers);
+    containerSupport = new ContainerSupport(vertx, options.runtime(), containers, options.nvidiaCtk());
     if (containers != null) {
       containers.progress((id, report) -> report(id, report)
           .onFailure(e -> LOG.debug("report {} {} not taken: {}", id, report.state(), e.getMessage())));

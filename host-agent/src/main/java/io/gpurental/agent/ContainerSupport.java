@@ -30,12 +30,14 @@ final class ContainerSupport {
   private final Vertx vertx;
   private final RuntimeKind kind;
   private final ContainerRuntime containers;
+  private final String nvidiaCtk;
   private boolean maintaining;
   private final java.util.concurrent.atomic.AtomicBoolean listing = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile List<GatewayClient.CachedImage> images = List.of();
 
-  ContainerSupport(Vertx vertx, RuntimeKind kind, ContainerRuntime containers) {
+  ContainerSupport(Vertx vertx, RuntimeKind kind, ContainerRuntime containers, String nvidiaCtk) {
     this.vertx = vertx;
+    this.nvidiaCtk = nvidiaCtk;
     this.kind = kind;
     this.containers = containers;
   }
@@ -47,15 +49,15 @@ final class ContainerSupport {
           LOG.warn("the container engine does not answer: {}", e.getMessage());
           return Future.succeededFuture(null);
         });
-    Future<String> toolkit = vertx.executeBlocking(() -> toolkitVersion(Commands.system()), false);
+    Future<String> toolkit = vertx.executeBlocking(() -> toolkitVersion(Commands.system(), nvidiaCtk), false);
     return Future.all(engine, toolkit).map(v -> new GatewayClient.RuntimeFacts(kind.name().toLowerCase(),
         toolkit.result(), engine.result()));
   }
 
-  /** {@code nvidia-ctk --version}'s version, null when it is not installed or says none. */
-  static String toolkitVersion(Commands commands) {
+  /** {@code nvidia-ctk --version}'s version ({@code nvidiaCtk}: a name on PATH or a path), null when it is not installed or says none. */
+  static String toolkitVersion(Commands commands, String nvidiaCtk) {
     try {
-      Commands.Result r = commands.run(List.of("nvidia-ctk", "--version"), Duration.ofSeconds(10));
+      Commands.Result r = commands.run(List.of(nvidiaCtk, "--version"), Duration.ofSeconds(10));
       Matcher m = VERSION.matcher(r.out());
       return r.ok() && m.find() ? m.group(1) : null;
     } catch (java.io.IOException e) {

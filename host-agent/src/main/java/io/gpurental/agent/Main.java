@@ -74,6 +74,11 @@ public final class Main implements Callable<Integer> {
       description = "The smartctl asked for the disks' SMART health (default ${DEFAULT-VALUE}; env GPR_AGENT_SMARTCTL).")
   String smartctl;
 
+  @Option(names = "--nvidia-ctk", defaultValue = "${env:GPR_AGENT_NVIDIA_CTK:-nvidia-ctk}", paramLabel = "PATH",
+      description = "The nvidia-ctk asked for the NVIDIA Container Toolkit's version, which the gateway checks on"
+          + " activation (default ${DEFAULT-VALUE}; env GPR_AGENT_NVIDIA_CTK).")
+  String nvidiaCtk;
+
   @Option(names = "--base-load-watts", defaultValue = "${env:GPR_AGENT_BASE_LOAD_WATTS:-150}", paramLabel = "W",
       description = "The server's draw besides its GPUs, for estimated power when the BMC gives none"
           + " (default ${DEFAULT-VALUE}; env GPR_AGENT_BASE_LOAD_WATTS).")
@@ -112,7 +117,7 @@ public final class Main implements Callable<Integer> {
     }
     return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken()).runtime(runtime)
         .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).engineSocket(engineSocket).dropbear(dropbear)
-        .ipmitool(ipmitool).smartctl(smartctl).baseLoadWatts(baseLoadWatts);
+        .ipmitool(ipmitool).smartctl(smartctl).nvidiaCtk(nvidiaCtk).baseLoadWatts(baseLoadWatts);
   }
 
   /**

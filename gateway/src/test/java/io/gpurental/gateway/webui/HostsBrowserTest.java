@@ -44,7 +44,7 @@ class HostsBrowserTest extends BrowserTestBase {
     assertTrue(row.getText().contains("fra-h100-02"), row.getText());
     screenshot("hosts-enrol.png");
 
-    String lost = text.substring(text.indexOf("gpr_enr_"));
+    String lost = tokenIn(text);
     browser.driver().findElement(By.id("enrolment-done")).click();
     // the command was lost before the agent ran: a new token replaces it
     String hostId = row.getAttribute("id").substring("host-".length());
@@ -53,7 +53,7 @@ class HostsBrowserTest extends BrowserTestBase {
     assertTrue(browser.driver().findElement(By.id("enrolment-heading")).getText().contains("New enrolment token for fra-h100-02"));
     String newCommand = reissued.getAttribute("value");
     screenshot("hosts-reissue.png");
-    String token = newCommand.substring(newCommand.indexOf("gpr_enr_"));
+    String token = tokenIn(newCommand);
     assertNotEquals(lost, token);
     assertEquals(401, FakeAgent.tryEnrol(node, lost, "NVIDIA H100 80GB HBM3", 8).statusCode(), "the lost token is void");
     FakeAgent agent = FakeAgent.enrol(node, token, "NVIDIA H100 80GB HBM3", 8);
@@ -77,5 +77,11 @@ class HostsBrowserTest extends BrowserTestBase {
     Path file = Path.of("target", "screenshots", name);
     Files.createDirectories(file.getParent());
     Files.write(file, browser.driver().getScreenshotAs(OutputType.BYTES));
+  }
+
+  /** The token the command sets: {@code GPR_AGENT_ENROLLMENT_TOKEN=gpr_enr_… java -jar …}. */
+  private static String tokenIn(String command) {
+    String from = command.substring(command.indexOf("gpr_enr_"));
+    return from.substring(0, from.indexOf(' '));
   }
 }

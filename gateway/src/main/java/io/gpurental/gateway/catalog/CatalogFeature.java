@@ -20,12 +20,14 @@ public final class CatalogFeature implements Feature {
   private final Offers offers;
   private final GpuModels gpuModels;
   private final Prices prices;
+  private final OfferFigures figures;
 
   public CatalogFeature(Vertx vertx, Pool pool, Quotes quotes, PricingConfig pricing, Images images) {
     CatalogRepository repository = new CatalogRepository(pool);
-    this.offers = new Offers(vertx, pool);
+    this.figures = new OfferFigures(vertx, pool);
+    this.offers = new Offers(vertx, pool, figures);
     this.gpuModels = new GpuModels(vertx, pool);
-    this.prices = new Prices(vertx, pool, pricing.currency());
+    this.prices = new Prices(vertx, pool, pricing.currency(), figures);
     this.catalog = new CatalogQueries(repository, new SearchCache(vertx, pricing.searchCacheLifetime()), quotes.terms(), pricing,
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
@@ -57,6 +59,11 @@ public final class CatalogFeature implements Feature {
   /** Searching and reading the catalog as the REST API does, for the MCP tools (agents). */
   public CatalogQueries queries() {
     return catalog;
+  }
+
+  /** The precomputed per-offer figures searches show, for the cluster job that refreshes them. */
+  public OfferFigures figures() {
+    return figures;
   }
 
   /** Opening and closing hosts' offers, for the operator. */

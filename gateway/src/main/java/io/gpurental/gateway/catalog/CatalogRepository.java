@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /**
  * Reads offers, their availability (from reservations' {@code booked_gpus_view} and the fleet's
- * {@code maintenance_windows_view}), their hosts' uptime ({@code host_uptime_view}) and prices.
+ * {@code maintenance_windows_view}), their hosts' uptime ({@code host_uptime_view}) and prices
+ * ({@code offer_prices_view}), or for a search the precomputed {@code offer_figures} of both.
  */
 public final class CatalogRepository {
   /**
@@ -21,63 +22,110 @@ public final class CatalogRepository {
    * holds at any time in [$1, $2) and that are healthy (degraded and faulty GPUs are not bookable).
    * Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM, $5 region, $6 site (id or name),
    * $7 interconnect, $8 max base price, $9 offer id.
-   * <p>Hosts are filtered first (status, model, VRAM, region, site, interconnect: all read from
-   * {@code fleet_hosts_view}, whose model and VRAM are the host's GPUs' own); only the hosts left
-   * get their GPUs counted against the window's bookings (read once), and their prices and uptime
-   * read for that one offer or host (uptime through V22's index), so the cost follows the hosts
-   * listed rather than the whole fleet.
+   * <p>The window's bookings are read once through V24's index; every host's GPUs are counted
+   * against them in one pass and hash-joined with the offers that pass the filters. A search takes
+   * model, VRAM, price and uptime from the offer's precomputed row ({@code offer_figures}, kept by
+   * {@link OfferFigures}) while the row holds, and asks the views ({@code offer_prices_view},
+   * {@code host_uptime_view}) for the offers whose row does not; one offer asked for by id (offer
+   * page, quote) always reads the views. The GPUs counted now decide model and VRAM in the end.
    */
   private static final String OFFERS = """
-      -- the GPUs booked in the window, read once; for one offer only its host's GPUs, probed through
-      -- the exclusion constraint's index (gpu_id, period)
+      -- the GPUs booked in the window, read once, through V24's index on the booked periods (the
+      -- expression is that index's own: the same range); for one offer only its host's GPUs,
+      -- probed through the exclusion constraint's index (gpu_id, period)
       WITH busy AS MATERIALIZED (
-        SELECT gpu_id FROM booked_gpus_view WHERE $9::text IS NULL AND period && tstzrange($1, $2)
+        SELECT gpu_id FROM booked_gpus_view
+        WHERE $9::text IS NULL AND tstzrange(lower(period), upper(period)) && tstzrange($1, $2)
         UNION ALL
         SELECT b.gpu_id FROM offers one JOIN fleet_gpus_view g ON g.host_id = one.host_id
-        JOIN booked_gpus_view b ON b.gpu_id = g.id WHERE one.id = $9 AND b.period && tstzrange($1, $2))
-      SELECT o.id, h.id AS host_id, h.name AS host_name, h.status AS host_status,
-             h.site_name AS site, h.region, h.country,
+        JOIN booked_gpus_view b ON b.gpu_id = g.id WHERE one.id = $9 AND b.period && tstzrange($1, $2)),
+      -- the newest price row, and when a price last took effect: a precomputed price holds only
+      -- if it was computed after both (a scheduled price reached makes every row not hold until
+      -- the next refresh)
+      latest AS MATERIALIZED (
+        SELECT (SELECT max(id) FROM prices) AS price_id,
+               (SELECT max(effective_from) FROM prices WHERE effective_from <= now()) AS effective_from
+        WHERE $9::text IS NULL),
+      -- every host's GPUs counted in one pass (all, and the healthy ones no booking holds) and
+      -- hash-joined with the listed offers below: counting per listed host (an index probe each,
+      -- in nested loops the planner chose from its low estimate of the hosts listed) took seconds
+      -- at 10,000 hosts; for one offer only its host's GPUs, through the index
+      counted AS MATERIALIZED (
+        SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
+               (count(*) FILTER (WHERE g.health = 'healthy' AND g.id NOT IN (SELECT gpu_id FROM busy))) :: integer AS free
+        FROM fleet_gpus_view g
+        WHERE $9::text IS NULL OR g.host_id = (SELECT host_id FROM offers WHERE id = $9)
+        GROUP BY g.host_id),
+      -- the offers that pass the filters: a search takes model, VRAM, price and uptime from the
+      -- offer's precomputed row (V24) while it holds, else (and for one offer asked for by id:
+      -- offer page, quote) from the views
+      listed AS MATERIALIZED (
+        SELECT o.id, o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
+               h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
+               h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
+               p.amount_per_gpu_hour, p.currency,
+               u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
+               u.maintenance_seconds_30d
+        FROM offers o
+        JOIN fleet_hosts_view h ON h.id = o.host_id
+        LEFT JOIN offer_figures f ON f.offer_id = o.id AND $9::text IS NULL
+        CROSS JOIN LATERAL (
+          SELECT coalesce(f.prices_seen >= (SELECT price_id FROM latest) AND f.site_id = h.site_id
+                            AND f.price_at >= (SELECT effective_from FROM latest), false) AS price_holds,
+                 coalesce(f.uptime_at > now() - interval '1 hour', false) AS uptime_holds) fresh
+        -- the one rule for the price that applies now (V14): own price, else model-and-site default
+        -- (OFFSET 0 keeps the views from being flattened into joins over every offer and host: each
+        -- is asked for the one offer or host at hand, and only when its precomputed row does not hold)
+        CROSS JOIN LATERAL (
+          SELECT f.amount_per_gpu_hour, f.currency WHERE fresh.price_holds AND f.amount_per_gpu_hour IS NOT NULL
+          UNION ALL
+          SELECT v.amount_per_gpu_hour, v.currency
+          FROM (SELECT * FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) v WHERE NOT fresh.price_holds) p
+        LEFT JOIN LATERAL (
+          SELECT f.uptime_24h, f.uptime_7d, f.uptime_30d, f.counted_seconds_30d, f.down_seconds_30d,
+                 f.maintenance_seconds_30d WHERE fresh.uptime_holds
+          UNION ALL
+          SELECT v.uptime_24h, v.uptime_7d, v.uptime_30d, v.counted_seconds_30d, v.down_seconds_30d,
+                 v.maintenance_seconds_30d
+          FROM (SELECT * FROM host_uptime_view WHERE host_id = h.id OFFSET 0) v WHERE NOT fresh.uptime_holds) u ON true
+        -- a search lists only open offers of hosts that can serve now (enrolling, pending, offline and
+        -- deactivated hosts are not in the catalog); one offer asked for by id is shown as it is
+        WHERE (($9::text IS NULL AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')) OR o.id = $9)
+          AND ($3::text IS NULL OR lower(coalesce(f.gpu_model, h.gpu_model)) = lower($3))
+          AND ($4::integer IS NULL OR coalesce(f.vram_gb, h.vram_gb) >= $4)
+          AND ($5::text IS NULL OR h.region = $5)
+          AND ($6::text IS NULL OR h.site_id = $6 OR lower(h.site_name) = lower($6))
+          AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
+          AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8))
+
+      SELECT l.id, l.host_id, l.host_name, l.host_status, l.site_name AS site, l.region, l.country,
              g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
              CASE WHEN mw.id IS NULL THEN g.free ELSE 0 END AS gpus_free,
-             o.gpu_counts, h.cpu_model, h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
-             o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu,
-             p.amount_per_gpu_hour AS price_per_gpu_hour, p.currency,
+             l.gpu_counts, l.cpu_model, l.cpu_cores, l.ram_gb, l.nvme_gb, l.net_gbps, l.interconnect,
+             l.cpu_cores_per_gpu, l.ram_gb_per_gpu, l.nvme_gb_per_gpu,
+             l.amount_per_gpu_hour AS price_per_gpu_hour, l.currency,
              m.hyperscaler_price_minor, m.specialized_price_minor,
              mw.id AS maintenance_id, mw.starts_at AS maintenance_starts_at, mw.ends_at AS maintenance_ends_at,
              mw.drain AS maintenance_drain,
-             u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
-             u.maintenance_seconds_30d, o.isolation,
+             l.uptime_24h, l.uptime_7d, l.uptime_30d, l.counted_seconds_30d, l.down_seconds_30d,
+             l.maintenance_seconds_30d, l.isolation,
              -- every live template, and whether the host's image cache (its latest heartbeat) holds it
              (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name,
-                       'cached', EXISTS (SELECT 1 FROM host_images_view hi WHERE hi.host_id = h.id
+                       'cached', EXISTS (SELECT 1 FROM host_images_view hi WHERE hi.host_id = l.host_id
                                          AND (hi.ref = t.ref OR hi.digest = split_part(t.ref, '@', 2))))
                        ORDER BY t.is_default DESC, t.name), '[]' :: json)
               FROM image_templates_view t WHERE t.retired_at IS NULL) AS images
-      FROM offers o
-      JOIN fleet_hosts_view h ON h.id = o.host_id
-      -- the host's GPUs, counted only for the hosts that passed the filters below
-      CROSS JOIN LATERAL (
-        SELECT min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
-               (count(*) FILTER (WHERE g.health = 'healthy' AND g.id NOT IN (SELECT gpu_id FROM busy))) :: integer AS free
-        FROM fleet_gpus_view g WHERE g.host_id = h.id) g
+      FROM listed l
+      -- the precomputed model and VRAM only narrowed the search: the GPUs counted now decide (the
+      -- check names l so that it stays a join filter: as a filter on counted alone its estimate
+      -- (a few rows) made the planner loop over the listed offers for each host)
+      JOIN counted g ON g.host_id = l.host_id
+        AND ($3::text IS NULL OR lower(g.model) = lower($3) OR l.id IS NULL)
+        AND ($4::integer IS NULL OR g.vram_gb >= $4 OR l.id IS NULL)
       JOIN gpu_models m ON m.name = g.model
-      -- the one rule for the price that applies now (V14): own price, else model-and-site default
-      -- (OFFSET 0 keeps the views from being flattened into joins over every offer and host: each is
-      -- asked for the one offer or host at hand)
-      CROSS JOIN LATERAL (SELECT * FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) p
       -- planned maintenance (published by the fleet) that keeps the window free: no GPU is free
       LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
-                         WHERE host_id = h.id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
-      LEFT JOIN LATERAL (SELECT * FROM host_uptime_view WHERE host_id = h.id OFFSET 0) u ON true
-      -- a search lists only open offers of hosts that can serve now (enrolling, pending, offline and
-      -- deactivated hosts are not in the catalog); one offer asked for by id is shown as it is
-      WHERE (($9::text IS NULL AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')) OR o.id = $9)
-        AND ($3::text IS NULL OR lower(h.gpu_model) = lower($3))
-        AND ($4::integer IS NULL OR h.vram_gb >= $4)
-        AND ($5::text IS NULL OR h.region = $5)
-        AND ($6::text IS NULL OR h.site_id = $6 OR lower(h.site_name) = lower($6))
-        AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
-        AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)""";
+                         WHERE host_id = l.host_id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true""";
   /**
    * Free GPUs of the offer's host for each hour: one range join of the hours with the bookings of
    * the host's healthy GPUs that overlap the whole span (read once, through the exclusion

@@ -45,9 +45,12 @@ public final class Offers {
   private final Vertx vertx;
   private final Pool pool;
 
-  Offers(Vertx vertx, Pool pool) {
+  private final OfferFigures figures;
+
+  Offers(Vertx vertx, Pool pool, OfferFigures figures) {
     this.vertx = vertx;
     this.pool = pool;
+    this.figures = figures;
   }
 
   /** A price per GPU-hour in minor units. */
@@ -75,7 +78,8 @@ public final class Offers {
               .put("price", price.map(p -> new JsonObject().put("amount", p.amount()).put("currency", p.currency()))
                   .orElse(null))))
           .map(offerId);
-    })).onSuccess(id -> CatalogChanges.publish(vertx, "offer opened"));
+    })).onSuccess(id -> figures.refreshHost(host.hostId()))
+        .onSuccess(id -> CatalogChanges.publish(vertx, "offer opened"));
   }
 
   /** Closes the host's offer (reservations made on it stay). */

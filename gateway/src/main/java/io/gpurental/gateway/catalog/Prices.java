@@ -29,11 +29,13 @@ public final class Prices {
   private final Vertx vertx;
   private final Pool pool;
   private final String currency;
+  private final OfferFigures figures;
 
-  Prices(Vertx vertx, Pool pool, String currency) {
+  Prices(Vertx vertx, Pool pool, String currency, OfferFigures figures) {
     this.vertx = vertx;
     this.pool = pool;
     this.currency = currency;
+    this.figures = figures;
   }
 
   /** What an operator asked for: a price per GPU-hour, from {@code effectiveAt} (empty = now). */
@@ -78,6 +80,8 @@ public final class Prices {
             .compose(after -> AuditLog.append(tx, change.actor(), action, target, before.map(Prices::json).orElse(null),
                 json(after)).map(after))))
         .recover(failure -> Future.failedFuture(explain(failure, offerId, gpuModel, siteId)))
+        // searches read a stale price row's view until the refresh has run; the cache drops at once
+        .onSuccess(row -> figures.refreshPrices())
         .onSuccess(row -> CatalogChanges.publish(vertx, "price set"));
   }
 

@@ -1,12 +1,8 @@
 package io.gpurental.agent.runtime;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 
@@ -36,27 +32,7 @@ final class TenantFiles {
 
   /** Removes a home left behind (a failed userdel, a crash) before a new user gets its name. */
   static void removeLeftoverHome(Path home) throws IOException {
-    if (!Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    if (Files.isSymbolicLink(home) || !Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)) {
-      Files.delete(home);
-      return;
-    }
-    // walkFileTree does not follow links: a link inside is deleted, never its target
-    Files.walkFileTree(home, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        Files.delete(dir);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+    Trees.deleteNoFollow(home);
   }
 
   /** {@code ~/.ssh/authorized_keys} (0700/0600), written as the user itself. */

@@ -1,11 +1,10 @@
 package io.gpurental.agent.runtime.container;
 
+import io.gpurental.agent.runtime.Trees;
+
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
@@ -52,21 +51,6 @@ final class ContainerFiles {
   }
 
   private static void delete(Path dir) throws IOException {
-    if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-        Files.delete(d);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+    Trees.deleteNoFollow(dir);
   }
 }

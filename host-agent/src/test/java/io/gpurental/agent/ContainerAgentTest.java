@@ -29,6 +29,7 @@ class ContainerAgentTest {
   static PodmanService podman;
   static Vertx vertx;
   static Ssh renter;
+  static io.gpurental.agent.runtime.PortRange ports = PodmanService.freePorts(50);
 
   @BeforeAll
   static void engine() throws IOException {
@@ -40,7 +41,7 @@ class ContainerAgentTest {
   @AfterAll
   static void close() throws IOException {
     try {
-      podman.sweep(podman.runtime(vertx, "agent-state", io.gpurental.agent.runtime.PortRange.parse("44000-44999")));
+      podman.sweep(podman.runtime(vertx, "agent-state", ports));
     } finally {
       vertx.close().await();
       podman.close();
@@ -49,7 +50,7 @@ class ContainerAgentTest {
 
   AgentOptions options(FakeGateway gateway, Path stateDir) {
     return new AgentOptions(gateway.url(), stateDir).runtime(RuntimeKind.CONTAINER)
-        .engineSocket(podman.socket).containerScope("test-" + podman.run).publicAddress("127.0.0.1").sshPorts(io.gpurental.agent.runtime.PortRange.parse("44000-44999"))
+        .engineSocket(podman.socket).containerScope("test-" + podman.run).publicAddress("127.0.0.1").sshPorts(ports)
         .nvidiaSmi(AgentProtocolTest.STAND_IN.toString()).desiredStateWaitSeconds(2).maxBackoff(Duration.ofSeconds(1))
         .ipmitool(stateDir.resolve("no-ipmitool").toString()).smartctl(stateDir.resolve("no-smartctl").toString());
   }
@@ -86,7 +87,7 @@ class ContainerAgentTest {
         (running - began) / 1_000_000, (System.nanoTime() - began) / 1_000_000);
     JsonObject port = report.getJsonArray("ports").getJsonObject(0);
     assertEquals(8888, port.getInteger("container_port"));
-    assertTrue(port.getInteger("host_port") >= 44000 && port.getInteger("host_port") <= 44999, report.encode());
+    assertTrue(port.getInteger("host_port") >= ports.first() && port.getInteger("host_port") <= ports.last(), report.encode());
     assertNull(gateway.lastReport(id, "failed"));
     String container = containerOf(id);
 

@@ -185,9 +185,17 @@ public final class ContainerRuntime implements InstanceRuntime {
     engine.remove(Names.container(d.id())); // a container left by a start cut short
     create(new ContainerSpec(Names.container(d.id()), d, labels, Names.network(d.id()), Names.volume(d.id()),
         files.bundle(), files.keys(d.id()), ports.get(0), extra, diskQuota != Boolean.FALSE));
+    if (!engine.exists(Names.container(d.id()), "/bin/sh")) {
+      throw new InstanceFailure(InstanceFailure.IMAGE_UNAVAILABLE, "the image " + d.image().ref()
+          + " has no /bin/sh: SSH sessions need a POSIX shell in the image");
+    }
     int[] root = Names.rootIds(engine.inspectIds(Names.container(d.id())));
     SshBundle.chown(files.keys(d.id()), root[0], root[1]);
     engine.start(Names.container(d.id()));
+    // the environment as the engine made it at the start (Podman adds the CDI spec's variables then)
+    JsonObject started = engine.inspect(Names.container(d.id()));
+    SshBundle.writeEnv(files.keys(d.id()),
+        SessionEnv.render(started == null ? null : started.getJsonObject("Config", new JsonObject()).getJsonArray("Env")));
     rules.install(d.id(), Names.subnet(net), Names.gateway(net));
     published.put(d.id(), extra);
     images.used(d.image().ref());

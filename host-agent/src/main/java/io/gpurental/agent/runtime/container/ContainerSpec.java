@@ -30,7 +30,6 @@ record ContainerSpec(String name, DesiredInstance instance, Map<String, String> 
     JsonObject body = new JsonObject().put("name", name).put("image", instance.image().ref())
         .put("entrypoint", new JsonArray(SshBundle.command())).put("command", new JsonArray())
         .put("labels", new JsonObject(Map.copyOf(labels))).put("init", true)
-        .put("env", new JsonObject().put("LD_LIBRARY_PATH", SshBundle.LIBRARY_PATH))
         // a renter can write to PID 1's stdout: the engine's log of it must not fill the host's disk
         .put("log_configuration", new JsonObject().put("driver", "k8s-file").put("size", LOG_BYTES))
         .put("devices", new JsonArray(instance.gpus().stream()
@@ -48,7 +47,8 @@ record ContainerSpec(String name, DesiredInstance instance, Map<String, String> 
         .put("volumes", new JsonArray().add(new JsonObject().put("Name", volume).put("Dest", WORKSPACE)))
         .put("mounts", new JsonArray(List.of(
             bind(bundle.toString(), SshBundle.MOUNT), bind(keys.toString(), SshBundle.KEYS_MOUNT),
-            bind(keys.resolve("authorized_keys").toString(), "/root/.ssh/authorized_keys"))))
+            bind(keys.resolve("authorized_keys").toString(), "/root/.ssh/authorized_keys"),
+            bind(keys.resolve(SshBundle.ENV_FILE).toString(), SshBundle.PROFILE_D))))
         .put("resource_limits", podmanLimits());
     Long shm = limits().shmMib();
     if (shm != null) {
@@ -74,7 +74,8 @@ record ContainerSpec(String name, DesiredInstance instance, Map<String, String> 
         .put("Mounts", new JsonArray(List.of(
             new JsonObject().put("Type", "volume").put("Source", volume).put("Target", WORKSPACE),
             dockerBind(bundle.toString(), SshBundle.MOUNT), dockerBind(keys.toString(), SshBundle.KEYS_MOUNT),
-            dockerBind(keys.resolve("authorized_keys").toString(), "/root/.ssh/authorized_keys"))));
+            dockerBind(keys.resolve("authorized_keys").toString(), "/root/.ssh/authorized_keys"),
+            dockerBind(keys.resolve(SshBundle.ENV_FILE).toString(), SshBundle.PROFILE_D))));
     DesiredInstance.Limits l = limits();
     if (l.cpus() != null) {
       host.put("NanoCpus", Math.round(l.cpus() * 1e9));
@@ -93,7 +94,7 @@ record ContainerSpec(String name, DesiredInstance instance, Map<String, String> 
     allPorts().forEach(p -> exposed.put(p.containerPort() + "/tcp", new JsonObject()));
     return new JsonObject().put("Image", instance.image().ref()).put("Entrypoint", new JsonArray(SshBundle.command()))
         .put("Cmd", new JsonArray())
-        .put("Env", new JsonArray().add("LD_LIBRARY_PATH=" + SshBundle.LIBRARY_PATH)).put("Labels", new JsonObject(Map.copyOf(labels)))
+        .put("Labels", new JsonObject(Map.copyOf(labels)))
         .put("ExposedPorts", exposed).put("HostConfig", host);
   }
 

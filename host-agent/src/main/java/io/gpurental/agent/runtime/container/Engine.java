@@ -74,6 +74,19 @@ final class Engine {
     return ok(http.call("POST", path, body, QUICK), "create " + name).json().getString("Id");
   }
 
+  /**
+   * Whether {@code path} exists in a container's filesystem (symlinks followed), asked of the
+   * engine's archive stat ({@code HEAD}): the engine looks, nothing runs inside the container.
+   */
+  boolean exists(String name, String path) throws IOException {
+    EngineHttp.Response r = http.call("HEAD", API + "/containers/" + name + "/archive?path=" + encode(path), null, QUICK);
+    if (r.status() == 404) {
+      return false;
+    }
+    ok(r, "stat " + path + " in " + name);
+    return true;
+  }
+
   void start(String name) throws IOException {
     EngineHttp.Response r = http.call("POST", API + "/containers/" + name + "/start", null, QUICK);
     if (r.status() != 304) {

@@ -31,6 +31,7 @@ class ContainerRuntimeTest {
   static Vertx vertx;
   static Path stateDir;
   static Ssh renter;
+  static PortRange ports;
 
   @BeforeAll
   static void engine() throws IOException {
@@ -38,6 +39,7 @@ class ContainerRuntimeTest {
     vertx = Vertx.vertx();
     stateDir = podman.dir.resolve("state");
     renter = new Ssh(Files.createDirectories(podman.dir.resolve("renter")));
+    ports = PodmanService.freePorts(50);
   }
 
   @AfterAll
@@ -51,7 +53,7 @@ class ContainerRuntimeTest {
   }
 
   static ContainerRuntime runtime() {
-    return podman.runtime(vertx, "state", new PortRange(42000, 42999));
+    return podman.runtime(vertx, "state", ports);
   }
 
   static DesiredInstance instance(String name, int gpu, List<Integer> ports) {
@@ -126,7 +128,7 @@ class ContainerRuntimeTest {
       DesiredInstance b, SshEndpoint sshA, SshEndpoint sshB) throws Exception {
     assertEquals(2, adopted.size(), adopted.toString());
     ContainerRuntime otherAgent = new ContainerRuntime(vertx, new ContainerRuntime.Settings(podman.socket,
-        podman.dir.resolve("other"), "127.0.0.1", new PortRange(42000, 42999), Path.of("/usr/sbin/dropbear"), null,
+        podman.dir.resolve("other"), "127.0.0.1", ports, Path.of("/usr/sbin/dropbear"), null,
         "another-agent"), Commands.system());
     assertTrue(otherAgent.list().await().stream().noneMatch(i -> i.id().equals(a.id())),
         "another agent on the same engine takes none of this one's instances for its own leftovers");
@@ -143,6 +145,52 @@ class ContainerRuntimeTest {
     restarted.stop(b.id()).await();
     assertGone(b.id());
     assertTrue(restarted.list().await().stream().noneMatch(i -> i.id().startsWith("rsv_" + podman.run)));
+  }
+
+  /**
+   * A session has the instance's environment: the image's ENV (its PATH first of all, also in a
+   * login shell, whose Debian /etc/profile resets PATH) and the GPU variables the engine added from
+   * the CDI spec, but not dropbear's LD_LIBRARY_PATH, which is in neither the session nor the
+   * container's environment. A command given to ssh runs, and its stdin arrives intact (how scp
+   * and rsync talk).
+   */
+  @Test
+  void aSessionHasTheImagesEnvironmentAndTheGpuVariablesButNotTheBundlesLibraries() throws Exception {
+    String image = "localhost/gpr-test-env:" + podman.run;
+    Path context = Files.createDirectories(podman.dir.resolve("env-image"));
+    Files.writeString(context.resolve("Containerfile"), "FROM " + PodmanService.IMAGE + "\n"
+        + "ENV PATH=/opt/gpr-tools/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin GPR_IMAGE_VAR=\"it's set\"\n");
+    PodmanService.podman("build", "-q", "--pull=never", "-t", image, context.toString());
+    ContainerRuntime runtime = runtime();
+    DesiredInstance d = new DesiredInstance("rsv_" + podman.run + "env", "root", null, renter.publicKey,
+        List.of(new DesiredInstance.Gpu(1, podman.gpuUuids.get(1))), new DesiredInstance.Image(image, List.of()), null);
+    try {
+      SshEndpoint ssh = runtime.start(d).await();
+      Commands.Result command = renter.run(ssh, "env; echo pid1 $(tr '\\0' ' ' < /proc/1/environ)");
+      Path input = context.resolve("login-input");
+      Files.writeString(input, "env\nexit\n");
+      Commands.Result login = renter.session(ssh, null, input);
+      for (Commands.Result session : List.of(command, login)) {
+        String env = session.out();
+        assertTrue(env.contains("GPR_FAKE_GPU_1=" + podman.gpuUuids.get(1) + "\n"), "the CDI spec's variable: " + session.summary() + env);
+        assertTrue(env.contains("GPR_IMAGE_VAR=it's set\n"), "the image's ENV: " + env);
+        assertTrue(env.contains("PATH=/opt/gpr-tools/bin:/usr/local/sbin:"), "the image's PATH: " + env);
+        assertFalse(env.contains(SshBundle.LIBRARY_PATH), "dropbear's libraries leak: " + env);
+      }
+      assertTrue(command.out().contains("pid1 ") && !command.out().contains("LD_LIBRARY_PATH"), command.out());
+
+      Path blob = context.resolve("blob");
+      byte[] bytes = new byte[300_000];
+      new java.util.Random().nextBytes(bytes);
+      Files.write(blob, bytes);
+      Commands.Result copied = renter.session(ssh, "cat > /workspace/blob && sha256sum /workspace/blob", blob);
+      String sha = PodmanService.ok("sha256sum", blob.toString()).out().split(" ")[0];
+      assertTrue(copied.out().startsWith(sha), copied.summary() + " " + copied.out());
+    } finally {
+      runtime.stop(d.id()).await();
+      PodmanService.podman("rmi", image);
+    }
+    assertGone(d.id());
   }
 
   /**

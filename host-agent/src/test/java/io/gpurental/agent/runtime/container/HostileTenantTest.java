@@ -26,6 +26,7 @@ class HostileTenantTest {
   static PodmanService podman;
   static Vertx vertx;
   static Ssh renter;
+  static io.gpurental.agent.runtime.PortRange ports = PodmanService.freePorts(50);
 
   @BeforeAll
   static void engine() throws IOException {
@@ -37,7 +38,7 @@ class HostileTenantTest {
   @AfterAll
   static void close() throws IOException {
     try {
-      podman.sweep(podman.runtime(vertx, "state", new PortRange(43000, 43999)));
+      podman.sweep(podman.runtime(vertx, "state", ports));
     } finally {
       vertx.close().await();
       podman.close();
@@ -46,7 +47,7 @@ class HostileTenantTest {
 
   @Test
   void aHostileTenantCannotWedgeTheAgentAndIsStillEvicted() throws Exception {
-    ContainerRuntime runtime = podman.runtime(vertx, "state", new PortRange(43000, 43999));
+    ContainerRuntime runtime = podman.runtime(vertx, "state", ports);
     DesiredInstance d = new DesiredInstance("rsv_" + podman.run + "h", "root", null, renter.publicKey,
         List.of(new DesiredInstance.Gpu(0, podman.gpuUuids.get(0))), new DesiredInstance.Image(PodmanService.IMAGE, List.of()),
         new DesiredInstance.Limits(0.5, 256L, null, 128L, null));

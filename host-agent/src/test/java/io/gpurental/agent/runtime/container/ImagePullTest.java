@@ -33,6 +33,7 @@ class ImagePullTest {
   static Vertx vertx;
   static Ssh renter;
   static String ref;
+  static io.gpurental.agent.runtime.PortRange ports = PodmanService.freePorts(50);
 
   @BeforeAll
   static void registryAndEngine() throws IOException {
@@ -64,7 +65,7 @@ class ImagePullTest {
   @AfterAll
   static void close() throws IOException {
     try {
-      podman.sweep(podman.runtime(vertx, "state", new PortRange(45000, 45999)));
+      podman.sweep(podman.runtime(vertx, "state", ports));
     } finally {
       registry.destroy();
       Files.deleteIfExists(dropIn);
@@ -76,7 +77,7 @@ class ImagePullTest {
 
   @Test
   void anUncachedImageIsPulledWithProgressThenRuns() throws Exception {
-    ContainerRuntime runtime = podman.runtime(vertx, "state", new PortRange(45000, 45999));
+    ContainerRuntime runtime = podman.runtime(vertx, "state", ports);
     List<InstanceReport> reports = new CopyOnWriteArrayList<>();
     runtime.progress((id, report) -> reports.add(report));
     DesiredInstance d = new DesiredInstance("rsv_" + podman.run + "p", "root", null, renter.publicKey,

@@ -60,6 +60,30 @@ public final class PodmanService implements AutoCloseable {
     }
   }
 
+  /**
+   * A block of {@code size} host ports that are free now, at a random place in 20000–31999 (below
+   * the kernel's ephemeral range), so that two test runs on one machine rarely pick the same block;
+   * the runtime itself still skips any port that is taken when it reserves one.
+   */
+  public static io.gpurental.agent.runtime.PortRange freePorts(int size) {
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int first = 20000 + random.nextInt(12000 - size);
+      boolean free = true;
+      for (int port = first; port < first + size && free; port++) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+          s.bind(new java.net.InetSocketAddress(port));
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return new io.gpurental.agent.runtime.PortRange(first, first + size - 1);
+      }
+    }
+    throw new IllegalStateException("no block of " + size + " free ports in 20000-31999");
+  }
+
   Path devicePath(int i) {
     return Path.of("/dev/gpr-test-" + run + "-" + i);
   }

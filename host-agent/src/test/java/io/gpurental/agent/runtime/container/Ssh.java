@@ -23,11 +23,44 @@ public final class Ssh {
 
   /** Runs {@code command} as the endpoint's user; known_hosts holds only the reported host key. */
   public Commands.Result run(SshEndpoint ssh, String command) throws IOException {
+    return Commands.system().run(argv(ssh, command), Duration.ofSeconds(60));
+  }
+
+  /**
+   * A session fed from {@code stdin}: with {@code command} null the login shell reads its commands
+   * from it (no terminal), else the command gets it as its input.
+   */
+  public Commands.Result session(SshEndpoint ssh, String command, Path stdin) throws IOException {
+    Process p = new ProcessBuilder(argv(ssh, command)).redirectInput(stdin.toFile()).start();
+    java.util.concurrent.CompletableFuture<byte[]> err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return p.getErrorStream().readAllBytes();
+      } catch (IOException e) {
+        return new byte[0];
+      }
+    });
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IOException("ssh did not finish within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+    return new Commands.Result(p.exitValue(), out, new String(err.join(), java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private List<String> argv(SshEndpoint ssh, String command) throws IOException {
     Path knownHosts = dir.resolve("known_hosts-" + ssh.port());
     Files.writeString(knownHosts, "[" + ssh.host() + "]:" + ssh.port() + " " + ssh.hostKey() + "\n");
-    return Commands.system().run(List.of("ssh", "-i", key.toString(), "-p", Integer.toString(ssh.port()),
+    List<String> argv = new java.util.ArrayList<>(List.of("ssh", "-i", key.toString(), "-p", Integer.toString(ssh.port()),
         "-o", "UserKnownHostsFile=" + knownHosts, "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes",
-        "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR", ssh.user() + "@" + ssh.host(), command),
-        Duration.ofSeconds(60));
+        "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR", ssh.user() + "@" + ssh.host()));
+    if (command != null) {
+      argv.add(command);
+    }
+    return argv;
   }
 }

@@ -191,7 +191,11 @@ public final class ContainerRuntime implements InstanceRuntime {
     }
     int[] root = Names.rootIds(engine.inspectIds(Names.container(d.id())));
     SshBundle.chown(files.keys(d.id()), root[0], root[1]);
-    engine.start(Names.container(d.id()));
+    try {
+      engine.start(Names.container(d.id()));
+    } catch (IOException e) {
+      throw failure(e); // Docker resolves CDI devices only at the start
+    }
     // the environment as the engine made it at the start (Podman adds the CDI spec's variables then)
     JsonObject started = engine.inspect(Names.container(d.id()));
     SshBundle.writeEnv(files.keys(d.id()),
@@ -237,7 +241,7 @@ public final class ContainerRuntime implements InstanceRuntime {
 
   private static IOException failure(IOException e) {
     String m = String.valueOf(e.getMessage());
-    if (m.contains("CDI") || m.contains("nvidia.com/gpu")) {
+    if (m.toLowerCase(java.util.Locale.ROOT).contains("cdi") || m.contains("nvidia.com/gpu")) {
       throw new InstanceFailure(InstanceFailure.GPU_UNAVAILABLE, m);
     }
     return e;

@@ -5,7 +5,6 @@ import io.gpurental.agent.protocol.DesiredState;
 import io.gpurental.agent.protocol.GatewayClient;
 import io.gpurental.agent.runtime.Commands;
 import io.gpurental.agent.runtime.container.ContainerRuntime;
-import io.gpurental.agent.runtime.container.Images;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -100,11 +99,11 @@ final class ContainerSupport {
       return;
     }
     maintaining = true;
-    Images images = containers.images();
     Set<String> inUse = state.instances().stream().map(DesiredInstance::image).filter(Objects::nonNull)
         .map(DesiredInstance.Image::ref).collect(Collectors.toSet());
     vertx.executeBlocking(() -> {
-      images.maintain(state.prePull(), state.imageCacheLimitGb(), inUse);
+      Long limitBytes = state.imageCacheLimitGb() == null ? null : state.imageCacheLimitGb() * 1_000_000_000L;
+      containers.maintainImages(state.prePull(), limitBytes, inUse);
       return null;
     }, false).onComplete(ar -> {
       maintaining = false;

@@ -85,6 +85,20 @@ public final class ContainerRuntime implements InstanceRuntime {
     return images;
   }
 
+  /**
+   * The image cache's upkeep (blocking): {@code desired} are the images the desired instances use;
+   * the images of every container of this agent count as in use too (an instance the gateway no
+   * longer wants may still be running until its stop).
+   */
+  public void maintainImages(List<String> prePull, Long limitBytes, java.util.Set<String> desired) throws IOException {
+    java.util.Set<String> inUse = new java.util.HashSet<>(desired);
+    for (Object o : engine.containers(scoped())) {
+      JsonObject c = (JsonObject) o;
+      inUse.add(c.getString("Image"));
+    }
+    images.maintain(prePull, limitBytes, inUse);
+  }
+
   /** GPUs that still had a process after their instance was removed (reported unhealthy). */
   public java.util.Set<String> dirtyGpus() {
     return gpus.dirty();

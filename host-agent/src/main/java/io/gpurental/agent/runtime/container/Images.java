@@ -27,6 +27,8 @@ public final class Images {
 
   private final Engine engine;
   private final Map<String, Instant> lastUsed = new ConcurrentHashMap<>();
+  /** Templates whose pre-pull did not fit under the watermark, with their size. */
+  private final Map<String, Long> tooBig = new ConcurrentHashMap<>();
 
   Images(Engine engine) {
     this.engine = engine;
@@ -89,7 +91,11 @@ public final class Images {
   }
 
   void used(String ref) {
-    lastUsed.put(ref, Instant.now());
+    used(ref, Instant.now());
+  }
+
+  void used(String ref, Instant when) {
+    lastUsed.put(ref, when);
   }
 
   /** The cache now (blocking). */
@@ -108,31 +114,62 @@ public final class Images {
     return cached;
   }
 
-  /** Pulls the templates not cached yet, then evicts past {@code limitGb}, never an image in use. */
-  public void maintain(List<String> prePull, Long limitGb, Set<String> inUse) throws IOException {
+  /**
+   * The cache against the operator's watermark ({@code limitBytes}, null: none): first evicts the
+   * least recently used images while the cache is past it, never one in {@code inUse} nor a
+   * template; then pre-pulls the templates not cached yet, but only into room under the watermark:
+   * none while the cache is at or past it, none whose size (known from an earlier try) would not
+   * fit, and one that turns out past it once pulled is removed again and its size remembered, so a
+   * pre-pull never leaves the cache past the watermark and is not retried on every desired state.
+   * A pull a renter's start needs is never bounded (see {@link #ensure}).
+   */
+  public void maintain(List<String> prePull, Long limitBytes, Set<String> inUse) throws IOException {
+    if (limitBytes != null) {
+      evict(limitBytes, inUse, prePull);
+    }
     for (String ref : prePull) {
+      if (engine.image(ref) != null) {
+        continue;
+      }
+      long total = total();
+      if (limitBytes != null && total + tooBig.getOrDefault(ref, 0L) >= limitBytes) {
+        LOG.debug("no pre-pull of {}: the cache ({} bytes) has no room for it under {}", ref, total, limitBytes);
+        continue;
+      }
       try {
-        ensure(ref, (done, total) -> { });
+        ensure(ref, (done, total1) -> { });
       } catch (InstanceFailure e) {
         LOG.warn("pre-pull of {} failed: {}", ref, e.getMessage());
+        continue;
+      }
+      long after = total();
+      if (limitBytes != null && after > limitBytes && !inUse.contains(ref)) {
+        tooBig.put(ref, after - total);
+        LOG.info("pre-pulled {} ({} bytes) does not fit under the image cache limit of {} bytes: removed again",
+            ref, after - total, limitBytes);
+        engine.removeImage(ref);
       }
     }
-    if (limitGb == null) {
-      return;
-    }
+  }
+
+  private void evict(long limitBytes, Set<String> inUse, List<String> templates) throws IOException {
     List<Cached> byAge = new ArrayList<>(cached());
     byAge.sort(Comparator.comparing(Cached::lastUsedAt));
     long total = byAge.stream().mapToLong(Cached::sizeBytes).sum();
     for (Cached c : byAge) {
-      if (total <= limitGb * 1_000_000_000L) {
+      if (total <= limitBytes) {
         break;
       }
-      if (inUse.contains(c.ref()) || prePull.contains(c.ref())) {
+      if (inUse.contains(c.ref()) || templates.contains(c.ref())) {
         continue;
       }
       LOG.info("evicting image {} ({} bytes, last used {})", c.ref(), c.sizeBytes(), c.lastUsedAt());
       engine.removeImage(c.ref());
       total -= c.sizeBytes();
     }
+  }
+
+  private long total() throws IOException {
+    return cached().stream().mapToLong(Cached::sizeBytes).sum();
   }
 }

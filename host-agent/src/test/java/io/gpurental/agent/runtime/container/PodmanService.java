@@ -23,15 +23,31 @@ public final class PodmanService implements AutoCloseable {
   public final List<String> gpuUuids = new ArrayList<>();
   private final Path cdiSpec;
   private final Process service;
+  /** Podman's global flags of an image store of this service alone (empty: the machine's store). */
+  private final List<String> storage;
 
   public PodmanService(int gpus) throws IOException {
+    this(gpus, false);
+  }
+
+  /**
+   * {@code ownStorage}: an image and container store of this service alone (in its temp
+   * directory), for tests that remove images: they can never touch another run's or the shared
+   * test image. The CLI for that store is {@link #cli}.
+   */
+  public PodmanService(int gpus, boolean ownStorage) throws IOException {
     Commands.Result image = Commands.system().run(List.of("podman", "image", "exists", IMAGE), Duration.ofSeconds(30));
     if (!image.ok()) {
       throw new IllegalStateException("no test image " + IMAGE + ": run .ci/podman-setup.sh first");
     }
     dir = Files.createTempDirectory("gpr-podman-");
     socket = dir.resolve("podman.sock");
-    service = new ProcessBuilder("podman", "system", "service", "--time=0", "unix://" + socket)
+    storage = ownStorage ? List.of("--root", dir.resolve("storage").toString(), "--runroot", dir.resolve("run").toString())
+        : List.of();
+    List<String> argv = new ArrayList<>(List.of("podman"));
+    argv.addAll(storage);
+    argv.addAll(List.of("system", "service", "--time=0", "unix://" + socket));
+    service = new ProcessBuilder(argv)
         .redirectErrorStream(true).redirectOutput(dir.resolve("service.log").toFile()).start();
     StringBuilder devices = new StringBuilder();
     for (int i = 0; i < gpus; i++) {
@@ -103,6 +119,19 @@ public final class PodmanService implements AutoCloseable {
     return ok(argv.toArray(String[]::new)).out().strip();
   }
 
+  /** podman on this service's store (its own, or the machine's). */
+  public String cli(String... args) throws IOException {
+    List<String> argv = new ArrayList<>(List.of("podman"));
+    argv.addAll(storage);
+    argv.addAll(List.of(args));
+    return ok(argv.toArray(String[]::new)).out().strip();
+  }
+
+  /** Copies the machine's test image into this service's own store (a few seconds for 187 MB). */
+  public void copyTestImage() throws IOException {
+    ok("sh", "-c", "podman save " + IMAGE + " | podman " + String.join(" ", storage) + " load -q");
+  }
+
   /** Removes every instance of this run that a failed test left behind (others' are not touched). */
   public void sweep(ContainerRuntime runtime) {
     for (io.gpurental.agent.runtime.InstanceRuntime.ActualInstance left : runtime.list().await()) {
@@ -120,10 +149,17 @@ public final class PodmanService implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    if (!storage.isEmpty()) {
+      Commands.system().run(List.of("sh", "-c", "podman " + String.join(" ", storage) + " rm -a -f; podman "
+          + String.join(" ", storage) + " rmi -a -f"), Duration.ofSeconds(120));
+    }
     service.destroy();
     Files.deleteIfExists(cdiSpec);
     for (int i = 0; i < gpuUuids.size(); i++) {
       Files.deleteIfExists(devicePath(i));
+    }
+    if (!storage.isEmpty()) {
+      Commands.system().run(List.of("rm", "-rf", "--one-file-system", dir.resolve("storage").toString()), Duration.ofSeconds(60));
     }
   }
 }

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -115,6 +117,37 @@ class ContainerAgentTest {
     assertEquals("", PodmanService.podman("volume", "ls", "-q", "--filter", "label=io.gpurental.instance=" + id));
     assertEquals("", PodmanService.podman("network", "ls", "-q", "--filter", "label=io.gpurental.instance=" + id));
     restarted.stop().await();
+    gateway.close().await();
+  }
+
+  /**
+   * Five starts through the whole agent with a cached image: the gateway's desired state → the
+   * `running` report, and → a finished ssh login (through the login wrapper, with the session's
+   * environment). The bound asserted is loose: this machine's two cores are shared.
+   */
+  @Test
+  void startTimesThroughTheAgent() throws Exception {
+    FakeGateway gateway = new FakeGateway(vertx).start().await();
+    HostAgent agent = HostAgent.start(vertx, options(gateway, podman.dir.resolve("timing-state"))
+        .enrollmentToken(FakeGateway.TOKEN)).await();
+    List<Long> toRunning = new ArrayList<>();
+    List<Long> toLogin = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String id = "rsv_" + podman.run + "time" + i;
+      long began = System.nanoTime();
+      gateway.desire(instance(id, "2026-12-01T14:00:00Z"));
+      eventually(WITHIN, "running", () -> gateway.statesOf(id).contains("running"));
+      toRunning.add((System.nanoTime() - began) / 1_000_000);
+      SshEndpoint ssh = endpoint(gateway.lastReport(id, "running").getJsonObject("ssh"));
+      assertEquals("root", renter.run(ssh, "whoami").out().strip());
+      toLogin.add((System.nanoTime() - began) / 1_000_000);
+      gateway.desire();
+      eventually(WITHIN, "stopped", () -> gateway.statesOf(id).contains("stopped"));
+    }
+    System.out.printf("agent, cached image, 5 starts: desired->running report %s ms, ->ssh login done %s ms%n",
+        toRunning, toLogin);
+    assertTrue(toLogin.stream().sorted().toList().get(2) < 10_000, toLogin.toString());
+    agent.stop().await();
     gateway.close().await();
   }
 

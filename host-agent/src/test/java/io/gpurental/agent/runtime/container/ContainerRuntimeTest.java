@@ -170,8 +170,9 @@ class ContainerRuntimeTest {
       Path input = context.resolve("login-input");
       Files.writeString(input, "env\nexit\n");
       Commands.Result login = renter.session(ssh, null, input);
-      for (Commands.Result session : List.of(command, login)) {
-        String env = session.out();
+      Commands.Result terminal = renter.session(ssh, null, input, true);
+      for (Commands.Result session : List.of(command, login, terminal)) {
+        String env = session.out().replace("\r", "");
         assertTrue(env.contains("GPR_FAKE_GPU_1=" + podman.gpuUuids.get(1) + "\n"), "the CDI spec's variable: " + session.summary() + env);
         assertTrue(env.contains("GPR_IMAGE_VAR=it's set\n"), "the image's ENV: " + env);
         assertTrue(env.contains("PATH=/opt/gpr-tools/bin:/usr/local/sbin:"), "the image's PATH: " + env);

@@ -31,7 +31,16 @@ public final class Ssh {
    * from it (no terminal), else the command gets it as its input.
    */
   public Commands.Result session(SshEndpoint ssh, String command, Path stdin) throws IOException {
-    Process p = new ProcessBuilder(argv(ssh, command)).redirectInput(stdin.toFile()).start();
+    return session(ssh, command, stdin, false);
+  }
+
+  /** {@code tty}: with a terminal ({@code ssh -tt}), as an interactive login has; output lines end in CR LF. */
+  public Commands.Result session(SshEndpoint ssh, String command, Path stdin, boolean tty) throws IOException {
+    List<String> argv = argv(ssh, command);
+    if (tty) {
+      argv.add(1, "-tt");
+    }
+    Process p = new ProcessBuilder(argv).redirectInput(stdin.toFile()).start();
     java.util.concurrent.CompletableFuture<byte[]> err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
         return p.getErrorStream().readAllBytes();

@@ -210,11 +210,11 @@ public final class ContainerRuntime implements InstanceRuntime {
     } catch (IOException e) {
       throw failure(e); // Docker resolves CDI devices only at the start
     }
+    rules.install(d.id(), Names.subnet(net), Names.gateway(net));
     // the environment as the engine made it at the start (Podman adds the CDI spec's variables then)
     JsonObject started = engine.inspect(Names.container(d.id()));
     SshBundle.writeEnv(files.keys(d.id()),
         SessionEnv.render(started == null ? null : started.getJsonObject("Config", new JsonObject()).getJsonArray("Env")));
-    rules.install(d.id(), Names.subnet(net), Names.gateway(net));
     published.put(d.id(), extra);
     images.used(d.image().ref());
     HostPorts.awaitListening(ports.get(0));

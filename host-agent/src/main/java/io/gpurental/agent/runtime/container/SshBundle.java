@@ -127,6 +127,8 @@ final class SshBundle {
     if (!Files.exists(env)) {
       Files.writeString(env, "", StandardCharsets.UTF_8); // bind-mounted before it is filled in
     }
+    // no secret (the image's ENV and GPU names), and /etc/profile.d is read by every user's login
+    Files.setPosixFilePermissions(env, PosixFilePermissions.fromString("rw-r--r--"));
     Path authorized = keys.resolve("authorized_keys");
     Files.writeString(authorized, renterKey.strip() + "\n", StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(authorized, PosixFilePermissions.fromString("rw-------"));

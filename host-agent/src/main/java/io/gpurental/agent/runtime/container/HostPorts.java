@@ -72,7 +72,7 @@ final class HostPorts {
       }
     }
     throw new InstanceFailure(InstanceFailure.SSHD_FAILED, "nothing answers on port " + port + " after "
-        + READY_TIMEOUT_MS / 1000 + " s (an image without a usable /bin/sh or root entry?)");
+        + READY_TIMEOUT_MS / 1000 + " s: dropbear did not start in the container");
   }
 
   private static void pause() {

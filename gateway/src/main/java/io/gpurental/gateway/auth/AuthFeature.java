@@ -8,6 +8,7 @@ import io.gpurental.gateway.auth.signin.SignInRoutes;
 import io.gpurental.gateway.auth.tokens.TokenRepository;
 import io.gpurental.gateway.auth.tokens.TokenBudgetRepository;
 import io.gpurental.gateway.auth.tokens.TokenBudgets;
+import io.gpurental.gateway.auth.tokens.DefaultBudgetRepository;
 import io.gpurental.gateway.auth.tokens.TokensApi;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
@@ -51,7 +52,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
         config.rateLimits(), config.http().publicUrl());
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits(),
         hosts);
-    this.tokenBudgets = new TokenBudgets(new TokenBudgetRepository(pool));
+    this.tokenBudgets = new TokenBudgets(new TokenBudgetRepository(pool), new DefaultBudgetRepository(pool));
     this.tokensApi = new TokensApi(tokens, tokenBudgets, config.pricing().currency(), limiter, config.rateLimits(),
         account -> CredentialEvents.changed(vertx, account));
     this.credentials = new Credentials(sessions, tokens, accounts);

@@ -79,9 +79,16 @@ final class ApprovalPage {
           : Future.failedFuture(new Invalid("Choose approve or decline.")));
     }).onSuccess(r -> page(ctx, 200, "approve".equals(decision) ? "Approved" : "Declined",
         "<p>Reservation <code>" + escape(id) + "</code> is now <strong id=\"status\">"
-            + escape(r.getString("status")) + "</strong>.</p>"
+            + escape(r.getString("status")) + "</strong>.</p>" + payLink(r)
             + "<p><a href=\"/reservations/" + escape(id) + "\">Open the reservation</a></p>"))
         .onFailure(failure -> refused(ctx, failure));
+  }
+
+  /** Approved without a saved card: the checkout the owner pays at now. */
+  private static String payLink(JsonObject r) {
+    String checkout = r.getJsonObject("payment", new JsonObject()).getString("checkout_url");
+    return checkout == null ? "" : "<p><a id=\"pay\" href=\"" + escape(checkout) + "\">Pay now</a> (before "
+        + escape(r.getString("hold_expires_at")) + ")</p>";
   }
 
   private boolean validLink(RoutingContext ctx, String id) {

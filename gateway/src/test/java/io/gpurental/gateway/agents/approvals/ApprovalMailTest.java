@@ -75,7 +75,7 @@ class ApprovalMailTest {
     WebSession owner = ownerWithThresholdZero("mail-amy");
     ApiClient agent = ApiClient.signIn(node, "mail-amy");
     agent.saveCard("4242424242424242");
-    JsonObject waiting = agent.reserve(OFFER, 1, null, 1, "saved_card");
+    JsonObject waiting = agent.reserve(OFFER, 2, null, 2, "saved_card");
     String id = waiting.getString("id");
     assertEquals("awaiting_approval", waiting.getString("status"), "the token started with the account's default");
 
@@ -129,8 +129,8 @@ class ApprovalMailTest {
     WebSession owner = ownerWithThresholdZero("mail-dan");
     ApiClient agent = ApiClient.signIn(node, "mail-dan");
     agent.saveCard("4242424242424242");
-    String id = agent.reserve(OFFER, 1, java.time.Instant.now().plus(java.time.Duration.ofDays(3))
-        .truncatedTo(java.time.temporal.ChronoUnit.HOURS), 1, "saved_card").getString("id");
+    String id = agent.reserve(OFFER, 2, java.time.Instant.now().plus(java.time.Duration.ofDays(3))
+        .truncatedTo(java.time.temporal.ChronoUnit.HOURS), 2, "saved_card").getString("id");
     String link = mailTo("mail-dan@example.com", id).group(1);
 
     HttpResponse<String> declined = post(owner, link, csrfOf(owner.get(link)), "decline");

@@ -34,8 +34,8 @@ export const CAP_FIELDS: readonly { key: keyof BudgetCaps; label: string; money:
   { key: 'daily_cap', label: 'Per day', money: true, hint: 'UTC day' },
   { key: 'monthly_cap', label: 'Per month', money: true, hint: 'UTC calendar month' },
   { key: 'total_cap', label: 'In total', money: true, hint: 'over the token’s life' },
-  { key: 'max_price_per_gpu_hour', label: 'Highest price per GPU-hour', money: true, hint: 'all-in' },
-  { key: 'max_hours', label: 'Longest reservation (hours)', money: false, hint: 'or extension' },
+  { key: 'max_price_per_gpu_hour', label: 'Max price per GPU-hour', money: true, hint: 'all-in' },
+  { key: 'max_hours', label: 'Longest booking (hours)', money: false, hint: 'per reservation or extension' },
   { key: 'approval_threshold', label: 'Ask me to approve above', money: true, hint: 'a new reservation’s total' },
 ];
 

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { providerAuthHref, providerLabel, PROVIDERS } from '../../auth';
 import { formatDateTime } from '../../format';
 import { PaymentMethodsSection } from '../../payment-methods';
@@ -9,6 +10,8 @@ import './account.css';
 
 /** `/account`: profile, sign-in methods, the saved card and API tokens. */
 export function AccountPage() {
+  // bumped when a token is created or revoked, so the budgets list follows
+  const [tokensVersion, setTokensVersion] = useState(0);
   return (
     <SignedInPage
       title="Account"
@@ -24,8 +27,8 @@ export function AccountPage() {
           <Profile me={me} />
           <SignInMethods me={me} />
           <PaymentMethodsSection me={me} />
-          <Tokens me={me} />
-          <Budgets me={me} version={0} />
+          <Tokens me={me} onChange={() => setTokensVersion((version) => version + 1)} />
+          <Budgets me={me} version={tokensVersion} />
         </>
       )}
     </SignedInPage>

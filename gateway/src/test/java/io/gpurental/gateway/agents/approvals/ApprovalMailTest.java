@@ -96,6 +96,7 @@ class ApprovalMailTest {
     HttpResponse<String> page = owner.get(link);
     assertEquals(200, page.statusCode(), page.body());
     assertTrue(page.body().contains("Approve and pay") && page.body().contains(id), page.body());
+    keep("approval-page.html", page.body());
     assertEquals("awaiting_approval", agent.json("/api/v1/reservations/" + id).getString("status"),
         "opening the link (a GET, as mail scanners do) decides nothing");
 
@@ -144,6 +145,17 @@ class ApprovalMailTest {
         "a declined request's link cannot approve it afterwards");
     assertEquals(1L, node.sql("SELECT count(*) FROM audit_log WHERE action = 'reservation.declined' AND target = '"
         + id + "' AND after->>'via' = 'email_link'").iterator().next().getLong(0));
+  }
+
+  /** Keeps the page under target/screenshots, to look at in a browser. */
+  private static void keep(String name, String html) {
+    try {
+      java.nio.file.Path file = java.nio.file.Path.of("target", "screenshots", name);
+      java.nio.file.Files.createDirectories(file.getParent());
+      java.nio.file.Files.writeString(file, html);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** A person signed in whose account's default budget sends every new token's booking to approval. */

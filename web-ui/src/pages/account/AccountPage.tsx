@@ -1,13 +1,17 @@
+import { useState } from 'preact/hooks';
 import { providerAuthHref, providerLabel, PROVIDERS } from '../../auth';
 import { formatDateTime } from '../../format';
 import { PaymentMethodsSection } from '../../payment-methods';
 import type { Me } from '../../session';
 import { SignedInPage } from '../../signed-in';
+import { Budgets } from './Budgets';
 import { Tokens } from './Tokens';
 import './account.css';
 
 /** `/account`: profile, sign-in methods, the saved card and API tokens. */
 export function AccountPage() {
+  // bumped when a token is created or revoked, so the budgets list follows
+  const [tokensVersion, setTokensVersion] = useState(0);
   return (
     <SignedInPage
       title="Account"
@@ -23,7 +27,8 @@ export function AccountPage() {
           <Profile me={me} />
           <SignInMethods me={me} />
           <PaymentMethodsSection me={me} />
-          <Tokens me={me} />
+          <Tokens me={me} onChange={() => setTokensVersion((version) => version + 1)} />
+          <Budgets me={me} version={tokensVersion} />
         </>
       )}
     </SignedInPage>

@@ -8,7 +8,7 @@ import { TokenForm } from './TokenForm';
 import { TokenRow } from './TokenRow';
 
 /** "API tokens": the list with revoke (confirmed inline), the new token's secret, and the form. */
-export function Tokens({ me }: { me: Me }) {
+export function Tokens({ me, onChange }: { me: Me; onChange?: () => void }) {
   const [tokens, setTokens] = useState<ApiToken[] | null>(null);
   const [hasMore, setHasMore] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -76,6 +76,7 @@ export function Tokens({ me }: { me: Me }) {
     setConfirmingId(null);
     setRevokingId(null);
     setStatus(`Token “${token.name}” revoked.`);
+    onChange?.();
     // The row (and its focused button) is gone: continue from the section heading.
     focusElement(headingRef.current);
     void reload();
@@ -89,6 +90,7 @@ export function Tokens({ me }: { me: Me }) {
   const onCreated = (token: CreatedApiToken) => {
     setCreated(token);
     setStatus(`Token “${token.name}” created.`);
+    onChange?.();
     void reload();
   };
 

@@ -50,6 +50,10 @@ import io.gpurental.gateway.platform.start.StartStep;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import io.gpurental.gateway.auth.Principal;
+import io.gpurental.gateway.agents.approvals.ApprovalLinksFeature;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
@@ -302,6 +306,36 @@ public final class Gateway {
         .mapEmpty();
   }
 
+  /** The auth feature's sessions and accounts, as the e-mailed approval links use them. */
+  private static ApprovalLinksFeature.Owners approvalOwners(AuthFeature auth) {
+    return new ApprovalLinksFeature.Owners() {
+      @Override
+      public Handler<RoutingContext> sessionHandler() {
+        return auth.sessionHandler();
+      }
+
+      @Override
+      public Future<Optional<String>> emailOf(String accountId) {
+        return auth.emailOf(accountId);
+      }
+
+      @Override
+      public Future<Optional<Principal>> signedIn(RoutingContext ctx) {
+        return auth.signedIn(ctx);
+      }
+
+      @Override
+      public Optional<String> csrfToken(RoutingContext ctx) {
+        return auth.csrfToken(ctx);
+      }
+
+      @Override
+      public void checkForm(RoutingContext ctx, String csrfToken) {
+        auth.checkForm(ctx, csrfToken);
+      }
+    };
+  }
+
   private List<Feature> features(ApiContract contract, PrometheusMeterRegistry metrics,
       AgentsFeature.Declarations mcp) {
     List<Feature> features = new ArrayList<>();
@@ -342,6 +376,8 @@ public final class Gateway {
         () -> terms.get().map(current -> ReservationsFeature.cancellationPolicy(current.cancellationFeeBps())),
         ReservationsFeature.readyGuarantee(config.fleet())), publicBase, config.pricing().maxHours(),
         buildInfo.version()));
+    ApprovalLinksFeature.create(vertx, config.mail(), publicBase, reservations.bookings(), approvalOwners(auth))
+        .ifPresent(features::add);
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(FleetFeature.TELEMETRY_ROLLUP, fleet.telemetryRollupEvery(), fleet::rollUpTelemetry);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);

@@ -8,6 +8,7 @@ import io.gpurental.gateway.auth.signin.SignInRoutes;
 import io.gpurental.gateway.auth.tokens.TokenRepository;
 import io.gpurental.gateway.auth.tokens.TokenBudgetRepository;
 import io.gpurental.gateway.auth.tokens.TokenBudgets;
+import io.gpurental.gateway.auth.tokens.DefaultBudgetRepository;
 import io.gpurental.gateway.auth.tokens.TokensApi;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
@@ -36,12 +37,16 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final ApiContract contract;
   private final Credentials credentials;
   private final AccountAdmin accountAdmin;
+  private final AccountRepository accounts;
+  private final Csrf csrf;
 
   public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter,
       HostCredentials hosts) {
     AccountRepository accounts = new AccountRepository(pool);
     TokenRepository tokens = new TokenRepository(pool);
     Csrf csrf = new Csrf(config.http().publicUrl());
+    this.csrf = csrf;
+    this.accounts = accounts;
     this.sessions = new Sessions(vertx, config.http(), config.auth());
     WebClient web = WebClient.create(vertx);
     Map<String, IdentityProvider> providers = new LinkedHashMap<>();
@@ -51,7 +56,7 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
         config.rateLimits(), config.http().publicUrl());
     this.authenticator = new Authenticator(contract, sessions, tokens, accounts, csrf, limiter, config.rateLimits(),
         hosts);
-    this.tokenBudgets = new TokenBudgets(new TokenBudgetRepository(pool));
+    this.tokenBudgets = new TokenBudgets(new TokenBudgetRepository(pool), new DefaultBudgetRepository(pool));
     this.tokensApi = new TokensApi(tokens, tokenBudgets, config.pricing().currency(), limiter, config.rateLimits(),
         account -> CredentialEvents.changed(vertx, account));
     this.credentials = new Credentials(sessions, tokens, accounts);
@@ -87,6 +92,33 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   /** Tokens' budgets as reported (owners, agents); the reservations feature registers the spending. */
   public TokenBudgets tokenBudgets() {
     return tokenBudgets;
+  }
+
+  /** The session handler, for pages outside the API that need to know who is signed in. */
+  public Handler<RoutingContext> sessionHandler() {
+    return sessions.handler();
+  }
+
+  /** The person signed in on this request's session, as the API would see them (not while suspended). */
+  public Future<Optional<Principal>> signedIn(RoutingContext ctx) {
+    Optional<String> account = sessions.accountOf(ctx);
+    return account.isEmpty() ? Future.succeededFuture(Optional.empty())
+        : authenticator.sessionPrincipal(account.get()).map(Optional::of);
+  }
+
+  /** The session's CSRF token, for a form on a page outside the API to send back. */
+  public Optional<String> csrfToken(RoutingContext ctx) {
+    return Sessions.csrfToken(ctx);
+  }
+
+  /** Fails with 403 unless a form POST comes from this site with the session's CSRF token. */
+  public void checkForm(RoutingContext ctx, String csrfToken) {
+    csrf.checkForm(ctx, csrfToken);
+  }
+
+  /** The account's primary e-mail address, if it has one. */
+  public Future<Optional<String>> emailOf(String accountId) {
+    return accounts.describe(accountId).map(found -> found.map(account -> account.getString("primary_email")));
   }
 
   public Credentials credentials() {

@@ -90,13 +90,17 @@ public final class Authenticator implements Handler<RoutingContext> {
     if (Csrf.changesState(ctx.request().method())) {
       csrf.check(ctx);
     }
-    return accounts.access(account.get()).map(access -> {
+    return sessionPrincipal(account.get()).map(Optional::of);
+  }
+
+  /** A signed-in person as the API sees them: their roles now; refused while suspended. */
+  Future<Principal> sessionPrincipal(String accountId) {
+    return accounts.access(accountId).map(access -> {
       if (access.suspension().isPresent()) {
         throw access.suspension().get().refusal();
       }
       Set<String> roles = Roles.withRenter(access.roles());
-      return Optional.of(new Principal(account.get(), roles, Scope.allowedFor(roles), Principal.Method.SESSION,
-          Optional.empty()));
+      return new Principal(accountId, roles, Scope.allowedFor(roles), Principal.Method.SESSION, Optional.empty());
     });
   }
 

@@ -35,12 +35,16 @@ public final class Csrf {
 
   /** Fails with 403 unless the request proves it comes from this site's own pages. */
   public void check(RoutingContext ctx) {
+    checkForm(ctx, ctx.request().getHeader(HEADER));
+  }
+
+  /** As {@link #check}, for an HTML form that sends the session's token as the field {@code sent}. */
+  public void checkForm(RoutingContext ctx, String sent) {
     String requestOrigin = ctx.request().getHeader("Origin");
     if (requestOrigin == null || !requestOrigin.equals(origin)) {
       throw new Forbidden("Cross-site request refused: the Origin header must be " + origin + ".");
     }
     Optional<String> expected = Sessions.csrfToken(ctx);
-    String sent = ctx.request().getHeader(HEADER);
     if (expected.isEmpty() || sent == null || !MessageDigest.isEqual(
         expected.get().getBytes(StandardCharsets.UTF_8), sent.getBytes(StandardCharsets.UTF_8))) {
       throw new Forbidden("Missing or wrong " + HEADER + " header: send the csrf_token from GET /api/v1/me.");

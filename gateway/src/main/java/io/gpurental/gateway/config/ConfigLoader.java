@@ -162,7 +162,7 @@ public final class ConfigLoader {
             FleetHealthSettings.health(s), FleetHealthSettings.telemetry(s),
             Duration.ofMinutes(s.intBetween("fleet.ready_deadline_minutes", 0, 24 * 60)),
             Duration.ofMinutes(s.intBetween("fleet.failure_grace_minutes", 1, 24 * 60))),
-        AlertsSettings.alerts(s), sandbox);
+        AlertsSettings.alerts(s), sandbox, MailConfig.from(s));
   }
 
   /** Sandbox mode lets anyone who reaches it sign in as any test person, the operator included. */

@@ -45,12 +45,12 @@ final class Approvals {
   }
 
   /** Approves: pending payment again; a saved card is charged now. The reservation as it is then. */
-  Future<JsonObject> approve(Principal caller, String id) {
+  Future<JsonObject> approve(Principal caller, String id, JsonObject how) {
     requireOwner(caller);
     return repository.pool().withTransaction(tx -> waiting(tx, caller, id)
             .compose(row -> ReservationRepository.transition(tx, id, ReservationStatus.AWAITING_APPROVAL,
                 ReservationStatus.PENDING_PAYMENT, "approved by the owner", false))
-            .compose(v -> AuditLog.append(tx, caller.accountId(), "reservation.approved", id, null, null))
+            .compose(v -> AuditLog.append(tx, caller.accountId(), "reservation.approved", id, null, how))
             .compose(v -> PaymentViewRepository.pendingOf(tx, id)))
         .compose(pending -> {
           ReservationEvents.publish(vertx, id, caller.accountId(), ReservationStatus.PENDING_PAYMENT.id());
@@ -63,10 +63,10 @@ final class Approvals {
   }
 
   /** Declines: released at once, its pending payment cancelled; nothing is charged. */
-  Future<JsonObject> decline(Principal caller, String id) {
+  Future<JsonObject> decline(Principal caller, String id, JsonObject how) {
     requireOwner(caller);
     return repository.pool().withTransaction(tx -> waiting(tx, caller, id)
-            .compose(row -> AuditLog.append(tx, caller.accountId(), "reservation.declined", id, null, null)))
+            .compose(row -> AuditLog.append(tx, caller.accountId(), "reservation.declined", id, null, how)))
         .compose(v -> cancellations.cancel(caller, id))
         .onSuccess(v -> CatalogChanges.publish(vertx, "reservation declined"));
   }

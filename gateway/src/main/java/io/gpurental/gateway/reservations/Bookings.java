@@ -41,6 +41,7 @@ public final class Bookings {
   private final Approvals approvals;
   private final String publicBase;
   private final int maxHours;
+  private volatile ApprovalRequests approvalRequests = reservation -> { };
 
   /** An answer: its HTTP status and body (a reservation, or the problem a replayed key stored). */
   public record Answer(int status, String body) {
@@ -115,12 +116,27 @@ public final class Bookings {
 
   /** The owner approves a reservation awaiting approval: it goes on to payment (a saved card: now). */
   public Future<JsonObject> approve(Principal caller, String id) {
-    return approvals.approve(caller, id);
+    return approvals.approve(caller, id, null);
+  }
+
+  /** As {@link #approve}, with how it was approved for the audit log (e.g. through an e-mailed link). */
+  public Future<JsonObject> approve(Principal caller, String id, JsonObject how) {
+    return approvals.approve(caller, id, how);
+  }
+
+  /** As {@link #decline}, with how it was declined for the audit log. */
+  public Future<JsonObject> decline(Principal caller, String id, JsonObject how) {
+    return approvals.decline(caller, id, how);
+  }
+
+  /** Registers who is told of reservations that wait for approval (after their commit). */
+  public void onApprovalRequested(ApprovalRequests listener) {
+    this.approvalRequests = listener;
   }
 
   /** The owner declines a reservation awaiting approval: released, nothing charged. */
   public Future<JsonObject> decline(Principal caller, String id) {
-    return approvals.decline(caller, id);
+    return approvals.decline(caller, id, null);
   }
 
   /** The caller's reservation (an operator's: any), with SSH access once running. */
@@ -142,6 +158,9 @@ public final class Bookings {
       JsonObject created = new JsonObject(outcome.body());
       ReservationEvents.publish(vertx, created.getString("id"), created.getString("account_id"),
           created.getString("status"));
+      if (outcome.status() == 201 && ReservationStatus.AWAITING_APPROVAL.id().equals(created.getString("status"))) {
+        approvalRequests.requested(created);
+      }
     }
     return new Answer(outcome.status(), outcome.body());
   }

@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Optional;
 
@@ -43,13 +44,21 @@ public final class TokenBudgetRepository {
 
   /** Sets the budget; false when the account has no such token. The change and its audit commit together. */
   public Future<Boolean> set(String accountId, String tokenId, TokenBudget budget) {
-    return pool.withTransaction(tx -> find(tx, accountId, tokenId).compose(before -> tx.preparedQuery(UPSERT)
+    return pool.withTransaction(tx -> set(tx, accountId, tokenId, budget, null));
+  }
+
+  /**
+   * Sets the budget in the caller's transaction (a new token's, with {@code source} saying where
+   * it came from, e.g. the account's default); false when the account has no such token.
+   */
+  static Future<Boolean> set(SqlConnection tx, String accountId, String tokenId, TokenBudget budget, String source) {
+    return find(tx, accountId, tokenId).compose(before -> tx.preparedQuery(UPSERT)
         .execute(Tuple.from(new Object[] {tokenId, accountId, budget.currency(), budget.dailyCap(),
             budget.monthlyCap(), budget.totalCap(), budget.maxPricePerGpuHour(), budget.maxHours(),
             budget.approvalThreshold()}))
         .compose(rows -> rows.rowCount() == 0 ? Future.succeededFuture(false)
             : AuditLog.append(tx, accountId, "token.budget.set", tokenId, before.map(TokenBudget::toJson).orElse(null),
-                budget.toJson()).map(true))));
+                source == null ? budget.toJson() : budget.toJson().put("source", source)).map(true)));
   }
 
   private static TokenBudget budget(Row row) {

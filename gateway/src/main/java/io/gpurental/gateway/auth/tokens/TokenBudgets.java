@@ -3,6 +3,7 @@ package io.gpurental.gateway.auth.tokens;
 import io.gpurental.gateway.auth.TokenSpending;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlConnection;
 import java.util.Optional;
 
 /**
@@ -12,10 +13,38 @@ import java.util.Optional;
  */
 public final class TokenBudgets {
   private final TokenBudgetRepository budgets;
+  private final DefaultBudgetRepository defaults;
   private volatile TokenSpending spending = tokenId -> Future.succeededFuture(new TokenBudget.Spent(0, 0, 0));
 
-  public TokenBudgets(TokenBudgetRepository budgets) {
+  public TokenBudgets(TokenBudgetRepository budgets, DefaultBudgetRepository defaults) {
     this.budgets = budgets;
+    this.defaults = defaults;
+  }
+
+  /**
+   * The budget the account gives new tokens and grants unless one comes with them (empty: none,
+   * they are not limited). For every place that issues credentials to agents (API tokens here,
+   * OAuth grants at consent).
+   */
+  public Future<Optional<TokenBudget>> defaultFor(String accountId) {
+    return defaults.find(accountId);
+  }
+
+  /** Sets or (empty) removes the account's default budget, audited. */
+  public Future<Void> setDefault(String accountId, Optional<TokenBudget> budget) {
+    return defaults.set(accountId, budget);
+  }
+
+  /**
+   * In the transaction that creates the account's token: gives it {@code given}, else the
+   * account's default (read in the same transaction), else nothing.
+   */
+  Future<Void> forNewToken(SqlConnection tx, String accountId, String tokenId, Optional<TokenBudget> given) {
+    if (given.isPresent()) {
+      return TokenBudgetRepository.set(tx, accountId, tokenId, given.get(), "token_request").mapEmpty();
+    }
+    return DefaultBudgetRepository.find(tx, accountId).compose(found -> found.isEmpty() ? Future.succeededFuture()
+        : TokenBudgetRepository.set(tx, accountId, tokenId, found.get(), "account_default").mapEmpty());
   }
 
   /** Registers who computes spending (the reservations feature, at boot). */

@@ -60,11 +60,18 @@ public final class TokenRepository {
 
   public Future<ApiToken> create(String id, String accountId, String name, String secret, List<String> scopes,
       OffsetDateTime expiresAt) {
+    return create(id, accountId, name, secret, scopes, expiresAt, tx -> Future.succeededFuture());
+  }
+
+  /** Creates the token; {@code alsoInTransaction} runs in the same transaction (e.g. its budget). */
+  public Future<ApiToken> create(String id, String accountId, String name, String secret, List<String> scopes,
+      OffsetDateTime expiresAt, java.util.function.Function<io.vertx.sqlclient.SqlConnection, Future<?>> alsoInTransaction) {
     Tuple params = Tuple.from(new Object[] {id, accountId, name, TokenSecrets.displayPrefix(secret),
         io.vertx.core.buffer.Buffer.buffer(TokenSecrets.hash(secret)), scopes.toArray(new String[0]), expiresAt});
     return pool.withTransaction(tx -> tx.preparedQuery(INSERT).execute(params)
         .compose(rows -> AuditLog.append(tx, "account:" + accountId, "token.created", id, null,
                 new JsonObject().put("name", name).put("scopes", scopes))
+            .compose(v -> alsoInTransaction.apply(tx))
             .map(v -> toToken(rows.iterator().next()))));
   }
 

@@ -50,6 +50,26 @@ public final class TokensApi {
     api.getRoute("getToken").addHandler(ctx -> withBudget(Principal.required(ctx), ctx.pathParam("token_id"))
         .onSuccess(ctx::json).onFailure(ctx::fail));
     api.getRoute("setTokenBudget").addHandler(this::setBudget);
+    api.getRoute("getDefaultBudget").addHandler(ctx -> defaultBudget(Principal.required(ctx).accountId())
+        .onSuccess(ctx::json).onFailure(ctx::fail));
+    api.getRoute("setDefaultBudget").addHandler(ctx -> changeDefault(ctx,
+        Optional.of(TokenBudget.fromJson(currency, ctx.body().asJsonObject()))));
+    api.getRoute("deleteDefaultBudget").addHandler(ctx -> changeDefault(ctx, Optional.empty()));
+  }
+
+  private Future<JsonObject> defaultBudget(String accountId) {
+    return budgets.defaultFor(accountId).map(found -> new JsonObject()
+        .put("default_budget", found.map(TokenBudget::toJson).orElse(null)));
+  }
+
+  /** Like a token's budget, the account's default is set by a person, never by a token. */
+  private void changeDefault(RoutingContext ctx, Optional<TokenBudget> budget) {
+    Principal caller = Principal.required(ctx);
+    if (caller.method() != Principal.Method.SESSION) {
+      throw new Forbidden("Only a signed-in person sets the account's default budget, never a token.");
+    }
+    budgets.setDefault(caller.accountId(), budget).compose(v -> defaultBudget(caller.accountId()))
+        .onSuccess(ctx::json).onFailure(ctx::fail);
   }
 
   /** The token's JSON with {@code budget}: its caps, spending and what remains (null without a budget). */
@@ -92,14 +112,21 @@ public final class TokensApi {
       throw new Forbidden("Only operators can create tokens with the operator scope.");
     }
     OffsetDateTime expiresAt = expiry(body.getString("expires_at"));
+    Optional<TokenBudget> given = Optional.ofNullable(body.getJsonObject("budget"))
+        .map(budget -> TokenBudget.fromJson(currency, budget));
     String secret = TokenSecrets.generate();
     limiter.acquire("token-creation", caller.accountId(), limits.tokenCreationsPerHour(), Duration.ofHours(1),
             "token creations")
-        .compose(v -> tokens.create(Ids.newId("tok"), caller.accountId(), body.getString("name").trim(), secret,
-            scopes, expiresAt))
+        .compose(v -> {
+          String id = Ids.newId("tok");
+          return tokens.create(id, caller.accountId(), body.getString("name").trim(), secret, scopes, expiresAt,
+              tx -> budgets.forNewToken(tx, caller.accountId(), id, given));
+        })
+        .compose(token -> budgets.report(caller.accountId(), token.id())
+            .map(report -> token.toJson().put("token", secret).put("budget", report.orElse(null))))
         .onSuccess(token -> ctx.response().setStatusCode(201)
             .putHeader("Content-Type", "application/json")
-            .end(token.toJson().put("token", secret).encode()))
+            .end(token.encode()))
         .onFailure(ctx::fail);
   }
 

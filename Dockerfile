@@ -25,7 +25,7 @@ USER gateway
 # All interfaces, as a container must listen. The default sandbox mode then refuses to start
 # (anyone who reaches it could sign in as the operator) until either GATEWAY_MODE=production
 # with its settings, or GATEWAY_SANDBOX_ALLOW_PUBLIC=true for a demo published on the host's
-# loopback only (docker run -p 127.0.0.1:8080:8080 …). See the README's Docker section.
+# loopback only (docker run -p 127.0.0.1:8080:8080 …). See docs/cluster.md, "Docker".
 ENV GATEWAY_HTTP_HOST=0.0.0.0 \
     GATEWAY_DB_EMBEDDED_DATA_DIR=/app/data/postgres
 VOLUME ["/app/data"]

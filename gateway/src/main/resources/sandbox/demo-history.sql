@@ -14,6 +14,8 @@
 --                 (a ready_late credit and the downtime credits of the offline host)
 --   payments      payments (saved-card charges with Stripe's card fee), refunds (the credits),
 --                 ledger_transactions and ledger_entries (charge, card_fee, refund: each balances)
+--   sandbox       sandbox_stripe.objects: each payment's intent, charge and balance transaction, each
+--                 refund and its balance transaction, as the sandbox's Stripe would have stored them
 --   operator      alert_incidents: host_offline and ready_deadline_missed, opened and resolved
 -- Everything ends before the hour of the first start: nothing is left for the scheduler, the
 -- agents, the reconciler (no Stripe event refers to it, every card fee is recorded) or the alert
@@ -292,6 +294,56 @@ BEGIN
 
 END
 $credits$;
+
+-- the same payments and refunds in the sandbox's Stripe (sandbox_stripe.objects, in the shapes
+-- sandbox.stripe.Objects and BalanceTransactions write), so they are real there: an operator's
+-- later refund of a seeded reservation is refunded by Stripe like any other, and the charge knows
+-- what the seeded credits took already. No events: the reconciler has nothing of theirs to apply.
+INSERT INTO sandbox_stripe.objects (id, type, data, created)
+SELECT o.data ->> 'id', o.data ->> 'object', o.data, (o.data ->> 'created')::bigint
+FROM demo_history_run r, payments p,
+LATERAL (VALUES
+  (jsonb_build_object('id', p.payment_intent_id, 'object', 'payment_intent',
+     'created', extract(epoch FROM p.created_at)::bigint, 'livemode', false, 'amount', p.amount,
+     'amount_capturable', 0, 'amount_received', p.amount, 'currency', p.currency, 'customer', NULL,
+     'description', 'Reservation ' || p.reservation_id, 'payment_method', NULL, 'capture_method', 'automatic_async',
+     'confirmation_method', 'automatic', 'client_secret', p.payment_intent_id || '_secret_demo',
+     'metadata', jsonb_build_object('reservation_id', p.reservation_id, 'payment_id', p.id),
+     'payment_method_types', jsonb_build_array('card'), 'latest_charge', replace(p.payment_intent_id, 'pi_', 'ch_'),
+     'last_payment_error', NULL, 'next_action', NULL, 'canceled_at', NULL, 'cancellation_reason', NULL,
+     'status', 'succeeded')),
+  (jsonb_build_object('id', replace(p.payment_intent_id, 'pi_', 'ch_'), 'object', 'charge',
+     'created', extract(epoch FROM p.updated_at)::bigint, 'livemode', false, 'amount', p.amount,
+     'amount_captured', p.amount, 'amount_refunded', p.amount_refunded, 'currency', p.currency, 'customer', NULL,
+     'payment_intent', p.payment_intent_id, 'payment_method', NULL,
+     'metadata', jsonb_build_object('reservation_id', p.reservation_id, 'payment_id', p.id), 'paid', true,
+     'balance_transaction', p.balance_transaction_id, 'captured', true, 'refunded', p.amount_refunded = p.amount,
+     'status', 'succeeded')),
+  (jsonb_build_object('id', p.balance_transaction_id, 'object', 'balance_transaction',
+     'created', extract(epoch FROM p.updated_at)::bigint, 'livemode', false, 'amount', p.amount, 'fee', p.card_fee,
+     'net', p.amount - p.card_fee, 'currency', p.currency, 'type', 'charge', 'reporting_category', 'charge',
+     'source', replace(p.payment_intent_id, 'pi_', 'ch_'), 'status', 'available',
+     'available_on', extract(epoch FROM p.updated_at)::bigint + 2 * 86400, 'description', NULL,
+     'exchange_rate', NULL, 'balance_type', 'payments',
+     'fee_details', jsonb_build_array(jsonb_build_object('amount', p.card_fee, 'currency', p.currency,
+       'type', 'stripe_fee', 'description', 'Stripe processing fees', 'application', NULL))))) AS o (data)
+WHERE r.seeding AND p.id LIKE 'pay\_demo%';
+INSERT INTO sandbox_stripe.objects (id, type, data, created)
+SELECT o.data ->> 'id', o.data ->> 'object', o.data, (o.data ->> 'created')::bigint
+FROM demo_history_run r, refunds f JOIN payments p ON p.id = f.payment_id,
+LATERAL (VALUES
+  (jsonb_build_object('id', f.stripe_refund_id, 'object', 'refund', 'created', extract(epoch FROM f.updated_at)::bigint,
+     'livemode', false, 'amount', f.amount, 'currency', f.currency,
+     'charge', replace(p.payment_intent_id, 'pi_', 'ch_'), 'payment_intent', p.payment_intent_id, 'reason', NULL,
+     'metadata', jsonb_build_object('refund_id', f.id), 'status', 'succeeded',
+     'balance_transaction', replace(f.stripe_refund_id, 're_', 'txn_re_'))),
+  (jsonb_build_object('id', replace(f.stripe_refund_id, 're_', 'txn_re_'), 'object', 'balance_transaction',
+     'created', extract(epoch FROM f.updated_at)::bigint, 'livemode', false, 'amount', -f.amount, 'fee', 0,
+     'net', -f.amount, 'currency', f.currency, 'type', 'refund', 'reporting_category', 'refund',
+     'source', f.stripe_refund_id, 'status', 'available',
+     'available_on', extract(epoch FROM f.updated_at)::bigint + 2 * 86400, 'description', NULL,
+     'exchange_rate', NULL, 'balance_type', 'payments', 'fee_details', '[]'::jsonb))) AS o (data)
+WHERE r.seeding AND f.id LIKE 'rfd\_demo%';
 
 -- the incidents those caused, opened and resolved (as the alert rules would have)
 INSERT INTO alert_incidents (id, rule, target, status, opened_at, last_seen_at, resolved_at, details)

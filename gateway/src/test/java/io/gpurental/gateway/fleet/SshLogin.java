@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.UUID;
 
 /**
- * A renter's real {@code ssh} login to an instance, exactly as the README tells a renter: the
+ * A renter's real {@code ssh} login to an instance, exactly as docs/renting.md and docs/operating.md tell a renter: the
  * private key of a fresh pair, and a known_hosts file holding only the reservation's
  * {@code ssh.known_hosts} line, with strict host key checking (no trust on first use).
  */

@@ -24,7 +24,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The operator opens Economics in Chromium: both charts draw (canvases with data), the per-host
- * table sorts by margin, and the page is saved as the README's screenshot (docs/images/economics.png).
+ * table sorts by margin, and the page is saved as docs/operating.md's screenshot (docs/images/economics.png).
  */
 class EconomicsBrowserTest extends BrowserTestBase {
   private static final String PIXELS = """

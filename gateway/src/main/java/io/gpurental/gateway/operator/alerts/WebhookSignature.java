@@ -9,7 +9,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * The {@code Gateway-Signature} header, made like Stripe's: {@code t=<unix seconds>,v1=<hex
  * HMAC-SHA256 of "<t>.<body>" under the webhook secret>}. The receiver recomputes it over the raw
- * body and rejects an old {@code t} (README "Alerts" has a verification snippet).
+ * body and rejects an old {@code t} (docs/operating.md "Alerts" has a verification snippet).
  */
 final class WebhookSignature {
   static final String HEADER = "Gateway-Signature";

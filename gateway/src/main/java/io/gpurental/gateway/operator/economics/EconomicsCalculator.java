@@ -6,7 +6,7 @@ import java.math.RoundingMode;
 import java.util.List;
 
 /**
- * Every economics formula, once (README "Operators → Economics" documents the same). Money is in
+ * Every economics formula, once (docs/operating.md "Economics" documents the same). Money is in
  * integer minor units; each money figure is rounded half up to the minor unit once, where it is
  * made; ratios are basis points (1 % = 100 bps).
  */

@@ -17,7 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A webhook endpoint as an operator would run one: a real HTTP server that verifies the
- * {@code Gateway-Signature} header the way README "Alerts" tells (HMAC-SHA256 of "t.body", constant
+ * {@code Gateway-Signature} header the way docs/operating.md "Alerts" tells (HMAC-SHA256 of "t.body", constant
  * time compare, at most 5 minutes old) and keeps the verified notifications. For targets it is told
  * to be flaky for, it answers 500 to the first two requests of each opened notification.
  */

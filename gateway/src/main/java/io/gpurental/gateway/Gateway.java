@@ -70,6 +70,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -216,7 +217,8 @@ public final class Gateway {
                   }))
               .compose(v -> config.mode() == Mode.SANDBOX
                   ? StartStep.run(vertx, "seeding the demo fleet",
-                      () -> seedDemoFleet(vertx, gateway.pool, config.pricing().currency(), config.sandbox().seedHistory()))
+                      () -> seedDemoFleet(vertx, gateway.pool, config.pricing().currency(),
+                          config.sandbox().seedHistory() ? Optional.of(() -> seedPool(vertx, config, db)) : Optional.empty()))
                   : Future.succeededFuture())
               .compose(v -> StartStep.once("starting the HTTP listeners", () -> gateway.deployHttp(metrics)))
               .compose(v -> gateway.demoAgents == null ? Future.succeededFuture()
@@ -238,11 +240,26 @@ public final class Gateway {
    * The fleet stores the demo hosts and their GPUs, the catalog their offers and prices, the
    * operator their costs; then (once, on a fresh database) the sandbox their last 30 days.
    */
-  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool, String currency, boolean history) {
+  private static Future<Void> seedDemoFleet(Vertx vertx, Pool pool, String currency,
+      Optional<Supplier<Pool>> history) {
     return new DemoHosts(pool).seed().compose(v -> DemoFleet.seed(vertx, pool))
         .compose(v -> DemoHostCosts.seed(pool, currency))
-        .compose(v -> history ? DemoHistory.seed(vertx, pool) : Future.succeededFuture());
+        .compose(v -> history.map(seedPool -> {
+          Pool once = seedPool.get();
+          return DemoHistory.seed(vertx, once).eventually(once::close);
+        }).orElseGet(Future::succeededFuture));
   }
+
+  /**
+   * The history seed aggregates 30 days of samples in a few statements, which on a saturated
+   * laptop outlast the request pool's statement limit (and its silence limit): it gets a one-off
+   * connection of its own with a limit meant for a seed, not a request.
+   */
+  private static Pool seedPool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {
+    return DatabasePool.create(vertx, config.db().forLongStatements(DEMO_HISTORY_STATEMENT_LIMIT), db.target());
+  }
+
+  private static final Duration DEMO_HISTORY_STATEMENT_LIMIT = java.time.Duration.ofMinutes(2);
 
   private static Pool pool(Vertx vertx, GatewayConfig config, PreparedDatabase db) {
     return DatabasePool.create(vertx, config.db(), db.target());

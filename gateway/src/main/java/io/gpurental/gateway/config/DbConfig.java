@@ -2,6 +2,7 @@ package io.gpurental.gateway.config;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -14,5 +15,12 @@ public record DbConfig(
 
   public boolean embedded() {
     return url.isEmpty();
+  }
+
+  /** The same server with one connection whose statements may run as long as {@code statement}. */
+  public DbConfig forLongStatements(Duration statement) {
+    return new DbConfig(url, user, password, 1,
+        new DbLimits(limits.connectTimeout(), statement, limits.poolWaitTimeout(), limits.poolWaitQueueSize()),
+        embeddedDataDir, embeddedPort);
   }
 }

@@ -19,11 +19,9 @@ import org.junit.jupiter.api.Test;
  * The demo's seeded payments are real objects of the sandbox's Stripe (payment intent, charge,
  * balance transaction, and the refunds of the seeded credits), so an operator's manual refund of
  * a seeded reservation goes the ordinary way: Stripe refunds it, the ledger records it, and the
- * sandbox's charge agrees with the gateway on what is left to refund. (The seeding's statements get
- * a generous statement timeout: on a saturated machine they outlast the default 3 s, and how fast
- * the seed is, is not what this test is about.)
+ * sandbox's charge agrees with the gateway on what is left to refund.
  */
-@GatewayTest(settings = {"GATEWAY_SANDBOX_SEED_HISTORY=true", "GATEWAY_DB_STATEMENT_TIMEOUT_MS=30000"})
+@GatewayTest(settings = {"GATEWAY_SANDBOX_SEED_HISTORY=true"})
 class DemoHistoryRefundTest {
   private static TestGateway node;
   private static ApiClient operator;

@@ -33,11 +33,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * ready-time p50/p95; Incidents lists resolved incidents; the ledger check is clean, the alert
  * rules find nothing to open, and seeding again (a restart, or several nodes at once) adds nothing.
  * Screenshots of Economics, Hosts and the catalog go to target/demo-history-*.png, and the catalog's
- * first screen to docs/images/catalog.png (the README's). The seeding's statements get a generous
- * statement timeout: on a saturated machine (seen at a load of 20 on 2 cores) they outlast the
- * default 3 s, and the seed's speed is not what this test is about.
+ * first screen to docs/images/catalog.png (the README's).
  */
-@GatewayTest(settings = {"GATEWAY_SANDBOX_SEED_HISTORY=true", "GATEWAY_DB_STATEMENT_TIMEOUT_MS=30000",
+@GatewayTest(settings = {"GATEWAY_SANDBOX_SEED_HISTORY=true",
     "GATEWAY_ALERTS_EVALUATE_INTERVAL_MS=1000",
     "GATEWAY_RESERVATIONS_SCHEDULER_INTERVAL_MS=200", "GATEWAY_RESERVATIONS_SANDBOX_INSTANCE_READY_MS=300"})
 class DemoHistoryBrowserTest extends BrowserTestBase {

@@ -2,6 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Field } from '../../fields';
 import { listImages, type ImageList } from '../../images';
+import type { OfferImage } from '../../offers';
+import { formatSeconds } from '../../time-to-ready';
 
 export interface ImageChoice {
   /** A template id, or CUSTOM. */
@@ -25,19 +27,39 @@ export function imageRequest(choice: ImageChoice | null): { image?: string; port
   return { ...(image ? { image } : {}), ports: ports.map(Number) };
 }
 
-export function ImagePicker({ choice, onChange, cached, error }: {
+/** The option's words: the name, then cached (and its median ready time) or why this host cannot run it. */
+function optionLabel(name: string, here: OfferImage | undefined): string {
+  if (!here) {
+    return name;
+  }
+  if (here.available === false) {
+    return `${name} — cannot run on this host`;
+  }
+  const cachedStart = here.time_to_ready?.cached;
+  if (here.cached) {
+    return `${name} — cached here, ready in ${cachedStart ? `~${formatSeconds(cachedStart.p50_seconds)}` : 'seconds'}`;
+  }
+  const uncachedStart = here.time_to_ready?.uncached;
+  return `${name} — downloaded first${uncachedStart ? `, ready in ~${formatSeconds(uncachedStart.p50_seconds)}` : ''}`;
+}
+
+export function ImagePicker({ choice, onChange, onHost, error }: {
   choice: ImageChoice | null;
   onChange: (choice: ImageChoice) => void;
-  /** Template ids this host has cached. */
-  cached: string[];
+  /** The offer's templates on its host: cached, runnable, ready times (absent: nothing known). */
+  onHost: OfferImage[];
   error?: string | null;
 }) {
+  const here = (id: string) => onHost.find((image) => image.id === id);
+  const runnable = (id: string) => here(id)?.available !== false;
   const [list, setList] = useState<ImageList | null>(null);
   useEffect(() => {
     const abort = new AbortController();
     listImages(abort.signal).then((images) => {
       setList(images);
-      const first = images.data.find((t) => t.is_default) ?? images.data[0];
+      // the default, unless this host cannot run it: then the first template it can
+      const first =
+        images.data.find((t) => t.is_default && runnable(t.id)) ?? images.data.find((t) => runnable(t.id));
       if (!choice && first) {
         onChange({ template: first.id, custom: '', ports: first.default_ports.join(', ') });
       }
@@ -54,15 +76,24 @@ export function ImagePicker({ choice, onChange, cached, error }: {
     onChange({ template, custom: current.custom, ports: t ? t.default_ports.join(', ') : current.ports });
   };
   const selected = list.data.find((t) => t.id === current.template);
+  /** The template's description, and what a renter should know of it on this host. */
+  const hint = (description: string | undefined, id: string) => {
+    const info = here(id);
+    const downloaded = info && !info.cached && info.available !== false;
+    const unavailable = onHost.filter((image) => image.available === false).map((image) => image.unavailable_reason);
+    const words = [description, downloaded ? 'Not cached on this host: it is downloaded before your instance starts.' : '',
+      ...unavailable];
+    return words.filter(Boolean).join(' ') || undefined;
+  };
   return (
     <fieldset class="image-picker">
       <legend>Image</legend>
-      <Field id="reserve-image" label="Runs" hint={selected?.description} error={error}>
+      <Field id="reserve-image" label="Runs" hint={hint(selected?.description, current.template)} error={error}>
         {(control) => (
           <select {...control} name="image" value={current.template} onChange={(e) => pick(e.currentTarget.value)}>
             {list.data.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}{cached.includes(t.id) ? ' — cached here, starts in seconds' : ''}
+              <option key={t.id} value={t.id} disabled={!runnable(t.id)}>
+                {optionLabel(t.name, here(t.id))}
               </option>
             ))}
             {list.allowed_registries.length > 0 && <option value={CUSTOM}>Your own image…</option>}

@@ -94,7 +94,7 @@ class ImagesBrowserTest extends BrowserTestBase {
     signIn("/catalog/off_osl_5090_01", "alice");
     WebElement images = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("offer-images")));
     assertTrue(driver.findElement(By.id("offer-hardware")).getText().contains("Isolation"));
-    assertEquals("true", images.findElement(By.cssSelector("li[data-image='img_demo_jupyter']")).getAttribute("data-cached"));
+    assertEquals("true", images.findElement(By.cssSelector("tr[data-image='img_demo_jupyter']")).getAttribute("data-cached"));
     assertTrue(driver.findElement(By.id("offer-hardware")).getText().contains("isolated container"));
     scrollTo(images);
     screenshot("offer-images.png");

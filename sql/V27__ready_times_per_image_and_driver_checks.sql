@@ -11,12 +11,12 @@
 --   template_time_to_ready_view   fleet -> catalog, operator
 --   host_templates_view           fleet -> catalog, operator
 
--- One row per instance that first ran in the last 30 days after it was due: its host, image and
+-- One row per instance that first ran in the last 30 days after it was due: its reservation, host, image and
 -- time-to-ready (running - due, never negative). An instance pulled its image when its agent
 -- reported it `pulling` (the agent does so before any pull, never for a cached image), which
 -- stores its pull progress; a start without that report found the image cached.
 CREATE VIEW ready_samples_view AS
-  SELECT host_id, image_ref, pull_bytes_done IS NOT NULL AS pulled,
+  SELECT reservation_id, host_id, image_ref, pull_bytes_done IS NOT NULL AS pulled,
          greatest(0, extract(epoch FROM running_at - due_at)) :: double precision AS seconds
   FROM instances WHERE due_at IS NOT NULL AND running_at > now() - interval '30 days';
 COMMENT ON VIEW ready_samples_view IS 'owner: fleet; read by fleet views';

@@ -27,20 +27,23 @@ export function imageRequest(choice: ImageChoice | null): { image?: string; port
   return { ...(image ? { image } : {}), ports: ports.map(Number) };
 }
 
-/** The option's words: the name, then cached (and its median ready time) or why this host cannot run it. */
+/** The option's words, short enough for the narrow select (the hint says more): the name, or that this host cannot run it. */
 function optionLabel(name: string, here: OfferImage | undefined): string {
-  if (!here) {
-    return name;
+  return here?.available === false ? `${name} (not on this host)` : name;
+}
+
+/** What the renter should know of the template on this host: cached or downloaded first, and how fast it was ready. */
+export function readiness(here: OfferImage | undefined): string {
+  if (!here || here.available === false) {
+    return '';
   }
-  if (here.available === false) {
-    return `${name} — cannot run on this host`;
-  }
-  const cachedStart = here.time_to_ready?.cached;
-  if (here.cached) {
-    return `${name} — cached here, ready in ${cachedStart ? `~${formatSeconds(cachedStart.p50_seconds)}` : 'seconds'}`;
-  }
-  const uncachedStart = here.time_to_ready?.uncached;
-  return `${name} — downloaded first${uncachedStart ? `, ready in ~${formatSeconds(uncachedStart.p50_seconds)}` : ''}`;
+  const figure = here.cached ? here.time_to_ready?.cached : here.time_to_ready?.uncached;
+  const measured = figure
+    ? ` Ready in ~${formatSeconds(figure.p50_seconds)} (p95 ${formatSeconds(figure.p95_seconds)}) on this host.`
+    : '';
+  return here.cached
+    ? `Cached on this host: starts without a download.${measured || ' Ready in seconds.'}`
+    : `Not cached on this host: downloaded before your instance starts.${measured}`;
 }
 
 export function ImagePicker({ choice, onChange, onHost, error }: {
@@ -76,19 +79,16 @@ export function ImagePicker({ choice, onChange, onHost, error }: {
     onChange({ template, custom: current.custom, ports: t ? t.default_ports.join(', ') : current.ports });
   };
   const selected = list.data.find((t) => t.id === current.template);
-  /** The template's description, and what a renter should know of it on this host. */
-  const hint = (description: string | undefined, id: string) => {
-    const info = here(id);
-    const downloaded = info && !info.cached && info.available !== false;
-    const unavailable = onHost.filter((image) => image.available === false).map((image) => image.unavailable_reason);
-    const words = [description, downloaded ? 'Not cached on this host: it is downloaded before your instance starts.' : '',
-      ...unavailable];
-    return words.filter(Boolean).join(' ') || undefined;
-  };
+  const unavailable = onHost.filter((image) => image.available === false);
   return (
     <fieldset class="image-picker">
       <legend>Image</legend>
-      <Field id="reserve-image" label="Runs" hint={hint(selected?.description, current.template)} error={error}>
+      <Field
+        id="reserve-image"
+        label="Runs"
+        hint={[selected?.description, readiness(here(current.template))].filter(Boolean).join(' ') || undefined}
+        error={error}
+      >
         {(control) => (
           <select {...control} name="image" value={current.template} onChange={(e) => pick(e.currentTarget.value)}>
             {list.data.map((t) => (
@@ -100,6 +100,11 @@ export function ImagePicker({ choice, onChange, onHost, error }: {
           </select>
         )}
       </Field>
+      {unavailable.length > 0 && (
+        <p id="reserve-image-unavailable" class="hint">
+          Not on this host: {unavailable.map((image) => image.unavailable_reason).join(' ')}
+        </p>
+      )}
       {current.template === CUSTOM && (
         <Field id="reserve-custom-image" label="Image reference"
           hint={`From ${list.allowed_registries.join(', ')}; it needs /bin/sh. SSH is added from outside the image.`}>

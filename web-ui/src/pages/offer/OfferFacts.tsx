@@ -89,7 +89,9 @@ export function Images({ offer }: { offer: OfferDetail }) {
                 <th scope="row">{image.name}</th>
                 <td>
                   {image.available === false ? (
-                    <span class="image-table__unavailable">Cannot run here: {image.unavailable_reason}</span>
+                    <span class="image-table__unavailable">
+                      Cannot run here: {withoutName(image.unavailable_reason, image.name)}
+                    </span>
                   ) : image.cached ? (
                     <strong>Cached</strong>
                   ) : (
@@ -107,7 +109,12 @@ export function Images({ offer }: { offer: OfferDetail }) {
   );
 }
 
-/** "12 sec, p95 30 sec (5 starts)", or a muted "no data yet". */
+/** "needs NVIDIA driver 560.28 or newer (…)": the reason without the name the row already shows. */
+function withoutName(reason: string | null | undefined, name: string): string {
+  return (reason ?? '').startsWith(`${name} `) ? (reason ?? '').slice(name.length + 1) : (reason ?? '');
+}
+
+/** "12 sec", then "p95 30 sec · 5 starts" below it, or a muted "No data yet". */
 function readyCell(figure: TimeToReady | null | undefined) {
   if (!figure) {
     return <span class="muted">No data yet</span>;
@@ -115,8 +122,8 @@ function readyCell(figure: TimeToReady | null | undefined) {
   return (
     <>
       {formatSeconds(figure.p50_seconds)}
-      <span class="muted">
-        , p95 {formatSeconds(figure.p95_seconds)} ({formatCount(figure.samples)} {figure.samples === 1 ? 'start' : 'starts'})
+      <span class="muted image-table__more">
+        p95 {formatSeconds(figure.p95_seconds)} · {formatCount(figure.samples)} {figure.samples === 1 ? 'start' : 'starts'}
       </span>
     </>
   );

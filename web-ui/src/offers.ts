@@ -66,8 +66,8 @@ export interface Offer {
   bookable: boolean;
   /** container: an isolated container per reservation; whole_host: rented whole, to one renter at a time. */
   isolation?: 'container' | 'whole_host';
-  /** Each image template, and whether this host has it cached (a start without download). */
-  images?: { id: string; name: string; cached: boolean }[];
+  /** Each image template on this host: cached, runnable here, and its measured ready times. */
+  images?: OfferImage[];
   hardware: Hardware;
   price_per_gpu_hour: Money;
   all_in_per_gpu_hour: Money;
@@ -347,4 +347,19 @@ export function offerHref(
   }
   addWorkload(params, workload);
   return `/catalog/${encodeURIComponent(id)}?${params.toString()}`;
+}
+
+/** An image template as an offer shows it: cached on the host, runnable there, ready times of its starts. */
+export interface OfferImage {
+  id: string;
+  name: string;
+  /** The host's image cache holds it: no download before the start. */
+  cached: boolean;
+  /** False when the host's NVIDIA driver or CUDA is older than the template's minimum. */
+  available?: boolean;
+  unavailable_reason?: string | null;
+  min_driver_version?: string | null;
+  min_cuda_version?: string | null;
+  /** Starts of this template on this host, last 30 days: with the image cached, and with a download first. */
+  time_to_ready?: { cached: TimeToReady | null; uncached: TimeToReady | null };
 }

@@ -3,6 +3,7 @@ import type { JSX } from 'preact';
 import { formatDateTime } from '../../format';
 import { formatCount, formatGb, formatPercent, gpusLabel, money, type Money, type OfferDetail } from '../../offers';
 import { ItemsTable } from '../../price-table';
+import { formatSeconds, type TimeToReady } from '../../time-to-ready';
 
 export function Hardware({ offer }: { offer: OfferDetail }) {
   const hw = offer.hardware;
@@ -53,7 +54,7 @@ export function isolationText(isolation: string | undefined): string {
     : 'Container: your instance is an isolated container with only your GPUs';
 }
 
-/** The image templates and whether this host has each cached (a start without download). */
+/** The image templates on this host: cached or not, runnable or not, and how fast their starts were ready. */
 export function Images({ offer }: { offer: OfferDetail }) {
   const images = offer.images ?? [];
   if (images.length === 0) {
@@ -62,15 +63,69 @@ export function Images({ offer }: { offer: OfferDetail }) {
   return (
     <section class="section" aria-labelledby="images-heading">
       <h2 id="images-heading">Images</h2>
-      <p class="hint">Pick one when you reserve. A cached image starts in seconds; another is downloaded first.</p>
-      <ul id="offer-images" class="plain-list">
-        {images.map((image) => (
-          <li key={image.id} data-image={image.id} data-cached={image.cached ? 'true' : 'false'}>
-            {image.name}: {image.cached ? <strong>cached on this host</strong> : <span class="muted">not cached yet</span>}
-          </li>
-        ))}
-      </ul>
+      <p class="hint">
+        Pick one when you reserve. A cached image starts in seconds; another is downloaded first. Ready times are this
+        host's starts of the image over the last 30 days: median, and 95th percentile.
+      </p>
+      <div class="table-wrap">
+        <table id="offer-images" class="data-table image-table">
+          <caption class="visually-hidden">Image templates on this host</caption>
+          <thead>
+            <tr>
+              <th scope="col">Image</th>
+              <th scope="col">On this host</th>
+              <th scope="col">Ready, cached</th>
+              <th scope="col">Ready, downloaded first</th>
+            </tr>
+          </thead>
+          <tbody>
+            {images.map((image) => (
+              <tr
+                key={image.id}
+                data-image={image.id}
+                data-cached={image.cached ? 'true' : 'false'}
+                data-available={image.available === false ? 'false' : 'true'}
+              >
+                <th scope="row">{image.name}</th>
+                <td>
+                  {image.available === false ? (
+                    <span class="image-table__unavailable">
+                      Cannot run here: {withoutName(image.unavailable_reason, image.name)}
+                    </span>
+                  ) : image.cached ? (
+                    <strong>Cached</strong>
+                  ) : (
+                    <span class="muted">Not cached yet</span>
+                  )}
+                </td>
+                <td data-ready="cached">{readyCell(image.time_to_ready?.cached)}</td>
+                <td data-ready="uncached">{readyCell(image.time_to_ready?.uncached)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
+  );
+}
+
+/** "needs NVIDIA driver 560.28 or newer (…)": the reason without the name the row already shows. */
+function withoutName(reason: string | null | undefined, name: string): string {
+  return (reason ?? '').startsWith(`${name} `) ? (reason ?? '').slice(name.length + 1) : (reason ?? '');
+}
+
+/** "12 sec", then "p95 30 sec · 5 starts" below it, or a muted "No data yet". */
+function readyCell(figure: TimeToReady | null | undefined) {
+  if (!figure) {
+    return <span class="muted">No data yet</span>;
+  }
+  return (
+    <>
+      {formatSeconds(figure.p50_seconds)}
+      <span class="muted image-table__more">
+        p95 {formatSeconds(figure.p95_seconds)} · {formatCount(figure.samples)} {figure.samples === 1 ? 'start' : 'starts'}
+      </span>
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { formatRemaining, useNow } from '../../clock';
 import { formatDateTime } from '../../format';
-import { formatCount, gpusLabel, money, type Quote } from '../../offers';
+import { formatCount, gpusLabel, money, type OfferImage, type Quote } from '../../offers';
 import { ItemsTable } from '../../price-table';
 import { ReserveArea } from './ReserveArea';
 
@@ -9,9 +9,11 @@ interface QuotePanelProps {
   headingRef: { current: HTMLHeadingElement | null };
   /** Called when the visitor follows a 409's "Try the next free window" link. */
   onTryWindow: (window: { start: string; end: string }) => void;
+  /** The offer's image templates on its host (cached, runnable, ready times) for the reserve form. */
+  images?: OfferImage[];
 }
 
-export function QuotePanel({ quote, headingRef, onTryWindow }: QuotePanelProps) {
+export function QuotePanel({ quote, headingRef, onTryWindow, images }: QuotePanelProps) {
   const expiresAt = new Date(quote.expires_at).getTime();
   const validExpiry = !Number.isNaN(expiresAt);
   const now = useNow(validExpiry && expiresAt > Date.now());
@@ -72,7 +74,7 @@ export function QuotePanel({ quote, headingRef, onTryWindow }: QuotePanelProps) 
           </p>
         </>
       )}
-      <ReserveArea quote={quote} expired={expired} onTryWindow={onTryWindow} />
+      <ReserveArea quote={quote} expired={expired} onTryWindow={onTryWindow} images={images} />
       <p class="hint">
         Quote <code id="quote-id">{quote.id}</code>
       </p>

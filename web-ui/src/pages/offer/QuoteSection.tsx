@@ -202,7 +202,9 @@ export function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: Ch
           {busy ? 'Getting a quote…' : 'Get quote'}
         </button>
       </form>
-      {quote && <QuotePanel quote={quote} headingRef={quoteHeadingRef} onTryWindow={onTryWindow} />}
+      {quote && (
+        <QuotePanel quote={quote} headingRef={quoteHeadingRef} onTryWindow={onTryWindow} images={offer.images} />
+      )}
     </>
   );
 }

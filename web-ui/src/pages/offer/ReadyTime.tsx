@@ -31,7 +31,10 @@ export function ReadyTime({ figure }: { figure: TimeToReady | null | undefined }
           No data yet: no instance has run on this host in the last 30 days.
         </p>
       )}
-      <p class="hint">From the window's start (or the payment, if later) until the instance runs.</p>
+      <p class="hint">
+        From the window's start (or the payment, if later) until the instance runs, any image; per image, cached or
+        downloaded first, under Images.
+      </p>
     </section>
   );
 }

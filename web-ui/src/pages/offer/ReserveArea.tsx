@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { signInPageHref } from '../../auth';
 import { useFocusOnNext } from '../../hooks';
-import type { Quote } from '../../offers';
+import type { OfferImage, Quote } from '../../offers';
 import { useSavedCard } from '../../payments';
 import { handleSessionEnded } from '../../reservations';
 import { Link, useSearch } from '../../router';
@@ -13,10 +13,12 @@ export interface ReserveAreaProps {
   quote: Quote;
   expired: boolean;
   onTryWindow: (window: { start: string; end: string }) => void;
+  /** The offer's image templates on its host, for the image picker. */
+  images?: OfferImage[];
 }
 
 /** "Reserve" under the quote: it opens the form to hold the GPUs, or leads to signing in first. */
-export function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
+export function ReserveArea({ quote, expired, onTryWindow, images }: ReserveAreaProps) {
   const { me, loading } = useSession();
   // Re-render when the query string changes so the sign-in link returns to this exact URL.
   useSearch();
@@ -113,6 +115,7 @@ export function ReserveArea({ quote, expired, onTryWindow }: ReserveAreaProps) {
           lookingForCard={saved.loading}
           reserve={reserve}
           onTryWindow={onTryWindow}
+          images={images}
         />
       )}
     </>

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { Field } from '../../fields';
 import { formatDateTime } from '../../format';
-import { formatCount, gpusLabel, money, type Quote } from '../../offers';
+import { formatCount, gpusLabel, money, type OfferImage, type Quote } from '../../offers';
 import { cardLabel, type PaymentMethod } from '../../payments';
 import { ImagePicker } from './ImagePicker';
 import { ReserveProblemAlert } from './ReserveProblemAlert';
@@ -13,12 +13,12 @@ interface ReserveFormProps {
   lookingForCard: boolean;
   reserve: ReturnType<typeof useReserve>;
   onTryWindow: (window: { start: string; end: string }) => void;
-  /** Template ids the offer's host has cached. */
-  cached?: string[];
+  /** The offer's image templates on its host: cached, runnable, ready times. */
+  images?: OfferImage[];
 }
 
 /** "Hold these GPUs": the SSH key, then hold and pay at checkout, or pay with the saved card. */
-export function ReserveForm({ quote, card, lookingForCard, reserve, onTryWindow, cached = [] }: ReserveFormProps) {
+export function ReserveForm({ quote, card, lookingForCard, reserve, onTryWindow, images = [] }: ReserveFormProps) {
   const { problem, busy, chosenPayment } = reserve;
 
   const onSubmit = (event: JSX.TargetedSubmitEvent<HTMLFormElement>) => {
@@ -73,7 +73,7 @@ export function ReserveForm({ quote, card, lookingForCard, reserve, onTryWindow,
           />
         )}
       </Field>
-      <ImagePicker choice={reserve.image} onChange={reserve.setImage} cached={cached} />
+      <ImagePicker choice={reserve.image} onChange={reserve.setImage} onHost={images} />
       <p id="reserve-payment-note" class="note">
         {card
           ? `Pay now with your saved card (${cardLabel(card)}), or hold the GPUs and pay by card at checkout before the hold expires.`

@@ -10,6 +10,7 @@ import io.gpurental.gateway.pricing.CurrentTerms;
 import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.pricing.Quotes;
 import io.gpurental.gateway.fleet.FleetFeature;
+import io.gpurental.gateway.fleet.ImageJson;
 import io.gpurental.gateway.operator.EconomicsFeature;
 import io.gpurental.gateway.operator.economics.DemoHostCosts;
 import io.gpurental.gateway.operator.OperatorFeature;
@@ -391,7 +392,8 @@ public final class Gateway {
     features.add(new AgentsFeature(mcp, new AgentsFeature.Services(catalog.queries(), catalog.quotes(),
         reservations.bookings(), auth::apiToken, auth::limitWrites, auth.tokenBudgets(),
         () -> terms.get().map(current -> ReservationsFeature.cancellationPolicy(current.cancellationFeeBps())),
-        ReservationsFeature.readyGuarantee(config.fleet())), publicBase, config.pricing().maxHours(),
+        ReservationsFeature.readyGuarantee(config.fleet()),
+        () -> ImageJson.renterList(fleet.images())), publicBase, config.pricing().maxHours(),
         buildInfo.version()));
     ApprovalLinksFeature.create(vertx, config.mail(), publicBase, reservations.bookings(), approvalOwners(auth))
         .ifPresent(features::add);

@@ -41,10 +41,13 @@ public final class AgentsFeature implements Feature {
   /** The tool declarations, read once at boot ({@link #declarations}). */
   public record Declarations(Map<String, ToolDeclarations.Declared> tools, McpJsonMapper mapper) {}
 
-  /** What the tools run on: the other features' services. */
+  /**
+   * What the tools run on: the other features' services ({@code images}: what {@code GET /images}
+   * answers, the fleet's image templates).
+   */
   public record Services(CatalogQueries catalog, QuotesApi quotes, Bookings bookings,
       Function<String, Future<Principal>> apiTokens, Function<Principal, Future<Void>> writeLimit, TokenBudgets budgets, Supplier<Future<String>> cancellationPolicy,
-      String readyGuarantee) {}
+      String readyGuarantee, Supplier<Future<JsonObject>> images) {}
 
   /** Reads {@code mcp/tools.json} without blocking. */
   public static Future<Declarations> declarations(Vertx vertx) {
@@ -61,6 +64,7 @@ public final class AgentsFeature implements Feature {
     Map<String, ToolCalls.Work> work = new HashMap<>(new CatalogTools(services.catalog(), services.quotes(), maxHours)
         .work());
     work.putAll(new ReservationTools(services.bookings(), publicBase).work());
+    work.put("list_images", call -> services.images().get());
     work.put("get_budget", call -> {
       String tokenId = call.caller().tokenId().orElseThrow();
       return services.budgets().report(call.caller().accountId(), tokenId)

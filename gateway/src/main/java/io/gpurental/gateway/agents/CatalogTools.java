@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * {@code list_gpu_models}, {@code search_offers}, {@code get_offer}, {@code get_quote}: the
- * catalog's own queries and the quotes of {@code POST /quotes}. Arguments reach the catalog as the
+ * catalog's own queries and the quotes of {@code POST /quotes} (with its {@code image} and {@code ports}). Arguments reach the catalog as the
  * query parameters of {@code GET /offers} they are named after, so filters, defaults and checks
  * are the REST API's.
  */
@@ -37,7 +37,8 @@ final class CatalogTools {
   private Future<JsonObject> quote(ToolCalls.Call call) {
     JsonObject args = call.args();
     Window window = Window.parse(args.getString("start"), args.getInteger("hours", 1), maxHours, "#/");
-    return quotes.quote(args.getString("offer_id"), args.getInteger("gpu_count"), window, "#/").map(Quote::toJson);
+    return quotes.quote(args.getString("offer_id"), args.getInteger("gpu_count"), window, args.getString("image"),
+        QuotesApi.ports(args.getJsonArray("ports")), "#/").map(Quote::toJson);
   }
 
   /** An argument as the query string would carry it (numbers and booleans as text). */

@@ -18,7 +18,7 @@ final class ReservationTools {
   private static final int DEFAULT_LIMIT = 20;
   /** The arguments that are the reservation request itself (the body of POST /reservations). */
   private static final Set<String> REQUEST_FIELDS = Set.of("quote_id", "offer_id", "gpu_count", "start", "hours",
-      "ssh_public_key", "ssh_key_id");
+      "ssh_public_key", "ssh_key_id", "image", "ports");
   private final Bookings bookings;
   private final String publicBase;
 

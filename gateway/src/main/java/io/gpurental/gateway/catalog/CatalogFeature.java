@@ -32,9 +32,15 @@ public final class CatalogFeature implements Feature {
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(refuseMaintenance(row).id(), row.gpuCounts(),
-            row.gpusAvailable(), row.gpusTotal(), row.pricePerGpuHour(), row.currency()))), pricing,
+            row.gpusAvailable(), row.gpusTotal(), row.pricePerGpuHour(), row.currency(), unavailable(row)))), pricing,
         (image, ports, pointer) -> images.choose(image, ports, pointer).map(chosen -> chosen.map(c ->
             new Quote.Image(c.templateId(), c.ref(), c.ports()))));
+  }
+
+  /** The templates the offer's host cannot run (driver or CUDA below the template's minimum). */
+  private static java.util.List<QuotableOffer.UnavailableImage> unavailable(OfferRow row) {
+    return row.images().stream().filter(t -> !t.available()).map(t -> new QuotableOffer.UnavailableImage(t.id(),
+        t.unavailableReason(), t.driver().minimum(), t.driver().host(), t.cuda().minimum(), t.cuda().host())).toList();
   }
 
   /** A window that planned maintenance keeps free is not quoted: 409 naming the maintenance window. */

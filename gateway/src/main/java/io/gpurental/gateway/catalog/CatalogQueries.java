@@ -20,6 +20,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -149,14 +150,27 @@ public final class CatalogQueries {
     }));
   }
 
-  /** Puts each offer's time-to-ready (its host's, 30 days; null without samples) on it; not cached, it moves. */
+  /**
+   * Puts each offer's time-to-ready (its host's, 30 days; null without samples) on it, and on each
+   * of its templates the same split into cached and uncached starts; not cached, it moves.
+   */
   private Future<JsonArray> withReadyTimes(JsonArray offers) {
     String[] hosts = offers.stream().map(offer -> ((JsonObject) offer).getString("host_id")).toArray(String[]::new);
-    return readyTimes.perHost(hosts).map(figures -> {
-      offers.forEach(offer -> ((JsonObject) offer).put("time_to_ready", ReadyTimeRepository.TimeToReady.json(
-          java.util.Optional.ofNullable(figures.get(((JsonObject) offer).getString("host_id"))))));
+    return readyTimes.perHost(hosts).compose(figures -> readyTimes.perTemplate(hosts).map(perTemplate -> {
+      offers.forEach(o -> {
+        JsonObject offer = (JsonObject) o;
+        String host = offer.getString("host_id");
+        offer.put("time_to_ready", ReadyTimeRepository.TimeToReady.json(Optional.ofNullable(figures.get(host))));
+        Map<String, ReadyTimeRepository.TemplateReady> templates = perTemplate.getOrDefault(host, Map.of());
+        JsonArray images = offer.getJsonArray("images", new JsonArray());
+        for (int i = 0; i < images.size(); i++) {
+          JsonObject image = images.getJsonObject(i);
+          image.put("time_to_ready", templates.getOrDefault(image.getString("id"),
+              ReadyTimeRepository.TemplateReady.NONE).toJson());
+        }
+      });
       return offers;
-    });
+    }));
   }
 
   /** An offer priced for the window at the GPU count the listing shows; {@code fit} only in a workload search. */

@@ -109,12 +109,14 @@ public final class CatalogRepository {
              mw.drain AS maintenance_drain,
              l.uptime_24h, l.uptime_7d, l.uptime_30d, l.counted_seconds_30d, l.down_seconds_30d,
              l.maintenance_seconds_30d, l.isolation,
-             -- every live template, and whether the host's image cache (its latest heartbeat) holds it
-             (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name,
-                       'cached', EXISTS (SELECT 1 FROM host_images_view hi WHERE hi.host_id = l.host_id
-                                         AND (hi.ref = t.ref OR hi.digest = split_part(t.ref, '@', 2))))
+             -- every live template: whether the host's image cache (its latest heartbeat) holds it,
+             -- and whether the host's driver and CUDA meet its minimums
+             (SELECT coalesce(json_agg(json_build_object('id', t.template_id, 'name', t.name, 'cached', t.cached,
+                       'min_driver_version', t.min_driver_version, 'min_cuda_version', t.min_cuda_version,
+                       'driver_version', t.driver_version, 'cuda_version', t.cuda_version,
+                       'driver_ok', t.driver_ok, 'cuda_ok', t.cuda_ok)
                        ORDER BY t.is_default DESC, t.name), '[]' :: json)
-              FROM image_templates_view t WHERE t.retired_at IS NULL) AS images
+              FROM host_templates_view t WHERE t.host_id = l.host_id) AS images
       FROM listed l
       -- the precomputed model and VRAM only narrowed the search: the GPUs counted now decide (the
       -- check names l so that it stays a join filter: as a filter on counted alone its estimate

@@ -56,11 +56,15 @@ final class OfferJson {
         .put("maintenance", maintenance(offer.maintenance()));
   }
 
-  /** Per image template: whether the host has it cached. */
+  /**
+   * Per image template: whether the host has it cached, whether the host's driver and CUDA meet
+   * its minimums (and why not); the catalog adds its measured time-to-ready.
+   */
   private static JsonArray images(OfferRow offer) {
     JsonArray images = new JsonArray();
     offer.images().forEach(t -> images.add(new JsonObject().put("id", t.id()).put("name", t.name())
-        .put("cached", t.cached())));
+        .put("cached", t.cached()).put("available", t.available()).put("unavailable_reason", t.unavailableReason())
+        .put("min_driver_version", t.driver().minimum()).put("min_cuda_version", t.cuda().minimum())));
     return images;
   }
 

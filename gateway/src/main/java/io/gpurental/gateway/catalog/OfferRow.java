@@ -19,8 +19,36 @@ public record OfferRow(
     Long hyperscalerPrice, Long specializedPrice, PlannedMaintenance maintenance, Uptimes.Uptime uptime,
     String isolation, List<CachedTemplate> images) {
 
-  /** An image template and whether the offer's host has it in its image cache (a start in seconds). */
-  public record CachedTemplate(String id, String name, boolean cached) {}
+  /**
+   * An image template on the offer's host: whether the host has it in its image cache (a start in
+   * seconds), and the template's minimum driver and CUDA versions against the host's.
+   */
+  public record CachedTemplate(String id, String name, boolean cached, Versions driver, Versions cuda) {
+    /** Whether the host meets the template's minimums (a version not known on either side refuses nothing). */
+    public boolean available() {
+      return driver.ok() && cuda.ok();
+    }
+
+    /** Why the template cannot run on this host, or null when it can. */
+    public String unavailableReason() {
+      if (available()) {
+        return null;
+      }
+      StringBuilder why = new StringBuilder(name).append(" needs");
+      if (!driver.ok()) {
+        why.append(" NVIDIA driver ").append(driver.minimum()).append(" or newer (this host has ")
+            .append(driver.host()).append(")");
+      }
+      if (!cuda.ok()) {
+        why.append(driver.ok() ? "" : " and").append(" CUDA ").append(cuda.minimum())
+            .append(" or newer (this host has ").append(cuda.host()).append(")");
+      }
+      return why.append('.').toString();
+    }
+  }
+
+  /** A template's minimum version (null: none), the host's (null: not reported), and whether the host meets it. */
+  public record Versions(String minimum, String host, boolean ok) {}
 
   /** The maintenance window that keeps the searched window free of new reservations. */
   public record PlannedMaintenance(String id, OffsetDateTime startsAt, OffsetDateTime endsAt, boolean drain) {}
@@ -49,7 +77,9 @@ public record OfferRow(
     if (json instanceof JsonArray array) {
       for (int i = 0; i < array.size(); i++) {
         JsonObject t = array.getJsonObject(i);
-        templates.add(new CachedTemplate(t.getString("id"), t.getString("name"), t.getBoolean("cached", false)));
+        templates.add(new CachedTemplate(t.getString("id"), t.getString("name"), t.getBoolean("cached", false),
+            new Versions(t.getString("min_driver_version"), t.getString("driver_version"), t.getBoolean("driver_ok", true)),
+            new Versions(t.getString("min_cuda_version"), t.getString("cuda_version"), t.getBoolean("cuda_ok", true))));
       }
     }
     return templates;

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.fleet;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -33,12 +34,17 @@ public final class ImageJson {
   }
 
   private static void list(RoutingContext ctx, Images images) {
-    images.templates(false).compose(templates -> images.settings().map(settings -> {
+    renterList(images).onSuccess(ctx::json).onFailure(ctx::fail);
+  }
+
+  /** What {@code GET /images} answers: the live templates and the registries custom images may come from. */
+  public static Future<JsonObject> renterList(Images images) {
+    return images.templates(false).compose(templates -> images.settings().map(settings -> {
       JsonArray data = new JsonArray();
       templates.forEach(t -> data.add(of(t, false)));
       return new JsonObject().put("data", data).put("next_cursor", null)
           .put("allowed_registries", new JsonArray(settings.allowedRegistries()));
-    })).onSuccess(ctx::json).onFailure(ctx::fail);
+    }));
   }
 
   private static String text(OffsetDateTime time) {

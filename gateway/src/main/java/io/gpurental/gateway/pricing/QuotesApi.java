@@ -58,9 +58,27 @@ public final class QuotesApi {
     return images.choose(image, ports, pointer).compose(chosen -> quote(offerId, gpuCount, window, chosen, pointer));
   }
 
-  /** The image and ports asked for (both may be null: the default template and its ports). */
-  public Future<Optional<Quote.Image>> image(String image, List<Integer> ports, String pointer) {
-    return images.choose(image, ports, pointer);
+  /**
+   * The image and ports asked for (both may be null: the default template and its ports) for a
+   * quote already made: 409 when the quote's host cannot run the template.
+   */
+  public Future<Optional<Quote.Image>> image(Quote quote, String image, List<Integer> ports, String pointer) {
+    return images.choose(image, ports, pointer).compose(chosen -> chosen.isEmpty() || chosen.get().templateId() == null
+        ? Future.succeededFuture(chosen)
+        : offers.apply(quote.offerId(), new Window(quote.start(), quote.hours())).map(found -> {
+          found.ifPresent(offer -> refuseUnavailable(offer, chosen.get()));
+          return chosen;
+        }));
+  }
+
+  /** 409 naming the template's minimum and the host's version when the host cannot run it. */
+  private static void refuseUnavailable(QuotableOffer offer, Quote.Image image) {
+    offer.unavailable(image.templateId()).ifPresent(u -> {
+      throw new Conflict(u.reason() + " Pick another image or another offer.", new JsonObject().put("image",
+          new JsonObject().put("id", u.templateId()).put("min_driver_version", u.minDriverVersion())
+              .put("min_cuda_version", u.minCudaVersion()).put("host_driver_version", u.driverVersion())
+              .put("host_cuda_version", u.cudaVersion())));
+    });
   }
 
   /** A request's {@code ports} as numbers, null when absent. */
@@ -77,6 +95,7 @@ public final class QuotesApi {
         throw new Invalid("This offer sells " + offer.gpuCounts() + " GPUs at a time.",
             List.of(new Invalid.FieldError(pointer + "gpu_count", "must be one of " + offer.gpuCounts())));
       }
+      image.ifPresent(chosen -> refuseUnavailable(offer, chosen));
       if (gpuCount > offer.gpusAvailable()) {
         throw new Conflict("Only " + offer.gpusAvailable() + " of " + offer.gpusTotal()
             + " GPUs are free for the whole window.", new JsonObject().put("gpus_available", offer.gpusAvailable()));

@@ -208,7 +208,7 @@ public final class Bookings {
           : failure));
       // the quote's image, unless the reservation picks one (the price does not depend on it)
       return image == null && ports == null ? quote
-          : quote.compose(q -> quoting.image(image, ports, "#/").map(chosen -> q.withImage(chosen.orElse(null))));
+          : quote.compose(q -> quoting.image(q, image, ports, "#/").map(chosen -> q.withImage(chosen.orElse(null))));
     }
     if (body.getString("offer_id") == null || body.getInteger("gpu_count") == null || body.getInteger("hours") == null) {
       return Future.failedFuture(new Invalid("offer_id, gpu_count and hours are all needed without a quote_id.",

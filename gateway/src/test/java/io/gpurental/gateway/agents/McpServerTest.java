@@ -55,7 +55,7 @@ class McpServerTest {
 
       Map<String, McpSchema.Tool> tools = client.listTools().tools().stream()
           .collect(Collectors.toMap(McpSchema.Tool::name, tool -> tool));
-      assertEquals(Set.of("list_gpu_models", "search_offers", "get_offer", "get_quote", "create_reservation",
+      assertEquals(Set.of("list_gpu_models", "list_images", "search_offers", "get_offer", "get_quote", "create_reservation",
           "get_reservation", "list_reservations", "extend_reservation", "cancel_reservation", "get_budget"),
           tools.keySet());
       tools.values().forEach(McpServerTest::fullyAnnotated);
@@ -108,6 +108,43 @@ class McpServerTest {
       assertEquals(id, listed.getJsonObject(0).getString("id"));
       JsonObject budget = McpClients.call(client, "get_budget", new JsonObject());
       assertNull(budget.getValue("budget"), "the owner set no budget on this token");
+    }
+  }
+
+  @Test
+  void anAgentListsImagesAndReservesWithOne() {
+    try (McpSyncClient client = McpClients.sdk(node, agentOwner.token())) {
+      client.initialize();
+      JsonObject images = McpClients.call(client, "list_images", new JsonObject());
+      assertEquals(rest("/api/v1/images"), images, "the tool answers what GET /api/v1/images does");
+      assertTrue(images.getJsonArray("data").stream().anyMatch(t -> "img_demo_jupyter".equals(((JsonObject) t)
+          .getString("id"))), images.encode());
+      JsonObject offer = McpClients.call(client, "get_offer", new JsonObject().put("offer_id", OFFER));
+      JsonObject jupyterHere = offer.getJsonArray("images").stream().map(JsonObject.class::cast)
+          .filter(t -> "img_demo_jupyter".equals(t.getString("id"))).findFirst().orElseThrow();
+      assertTrue(jupyterHere.getBoolean("available"), jupyterHere.encode());
+      assertNotNull(jupyterHere.getJsonObject("time_to_ready"), jupyterHere.encode());
+
+      Instant start = LATER.plus(3, ChronoUnit.DAYS);
+      JsonObject quote = McpClients.call(client, "get_quote", new JsonObject().put("offer_id", OFFER)
+          .put("gpu_count", 1).put("start", start.toString()).put("hours", 1).put("image", "img_demo_jupyter")
+          .put("ports", java.util.List.of(8888, 6006))); // a plain list: the SDK client serialises the map as it is
+      assertEquals("img_demo_jupyter", quote.getJsonObject("image").getString("template_id"), quote.encode());
+      assertEquals(new JsonArray().add(8888).add(6006), quote.getJsonObject("image").getJsonArray("ports"));
+
+      JsonObject booked = McpClients.call(client, "create_reservation", new JsonObject().put("offer_id", OFFER)
+          .put("gpu_count", 1).put("start", start.plus(2, ChronoUnit.HOURS).toString()).put("hours", 1)
+          .put("image", "img_demo_vllm").put("ssh_public_key", ApiClient.SSH_KEY));
+      JsonObject reservation = booked.getJsonObject("reservation");
+      assertEquals("img_demo_vllm", reservation.getJsonObject("image").getString("template_id"), reservation.encode());
+      assertEquals("img_demo_vllm", node.sql("SELECT image_template_id FROM reservations WHERE id = '"
+          + reservation.getString("id") + "'").iterator().next().getString(0));
+
+      McpSchema.CallToolResult refused = client.callTool(new McpSchema.CallToolRequest("get_quote",
+          Map.of("offer_id", OFFER, "gpu_count", 1, "image", "docker.io/evil/miner:latest")));
+      assertTrue(refused.isError(), McpClients.text(refused));
+      assertTrue(McpClients.text(refused).contains("#/image"), McpClients.text(refused));
+      McpClients.call(client, "cancel_reservation", new JsonObject().put("reservation_id", reservation.getString("id")));
     }
   }
 

@@ -130,6 +130,7 @@ class ContainerEndToEndTest {
     long paidToLoginMs = (System.nanoTime() - paying) / 1_000_000;
     System.out.printf("container runtime, cached image: card paid -> running seen in %d ms, -> ssh login done in %d ms%n",
         paidToRunningMs, paidToLoginMs);
+    assertEquals(false, pulled(id), "the image was cached: the agent reported no pull, a cached start");
     assertEquals("root", whoami.out().strip(), whoami.summary());
     assertEquals(ssh.getString("host_key_fingerprint"), login.fingerprintAsSshKeygenPrintsIt());
 
@@ -202,6 +203,79 @@ class ContainerEndToEndTest {
     HttpResponse<String> quote = renter.post("/api/v1/quotes", new JsonObject().put("offer_id", offerId)
         .put("gpu_count", 2).put("hours", 1), null);
     assertTrue(quote.statusCode() / 100 == 2, "both GPUs can be quoted: " + quote.body());
+  }
+
+  @Test
+  void anUncachedImageIsPulledFirstAndCountsAsAnUncachedStart() throws Exception {
+    // a registry of this test's own (Debian's docker-registry on a free loopback port, insecure to
+    // the engine through a drop-in the engine's service reads when it starts: so it starts again)
+    Path registryDir = Files.createTempDirectory("gpr-registry-");
+    int registryPort = FreePorts.next();
+    String address = "127.0.0.1:" + registryPort;
+    Files.writeString(registryDir.resolve("config.yml"), "version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: "
+        + registryDir.resolve("data") + "\nhttp:\n  addr: " + address + "\n");
+    Process registry = new ProcessBuilder("docker-registry", "serve", registryDir.resolve("config.yml").toString())
+        .redirectErrorStream(true).redirectOutput(registryDir.resolve("registry.log").toFile()).start();
+    Path dropIn = Path.of("/etc/containers/registries.conf.d/gpr-test-" + registryPort + ".conf");
+    String ref = address + "/gpr/uncached:" + podman.run;
+    try {
+      Files.writeString(dropIn, "[[registry]]\nlocation = \"" + address + "\"\ninsecure = true\n");
+      podman.close();
+      podman = new PodmanService(2);
+      // a layer of its own (30 MB of random bytes), pushed, then removed here: the start must pull it
+      String builder = "gpr-build-" + podman.run;
+      PodmanService.podman("run", "--name", builder, PodmanService.IMAGE, "sh", "-c",
+          "head -c 30000000 /dev/urandom > /opt/blob");
+      PodmanService.podman("commit", "-q", builder, ref);
+      PodmanService.podman("rm", builder);
+      eventually("the registry answers", WITHIN, () -> {
+        try {
+          PodmanService.podman("push", "-q", "--tls-verify=false", ref);
+          return true;
+        } catch (IOException e) {
+          return false;
+        }
+      }, pushed -> pushed);
+      PodmanService.podman("rmi", ref);
+
+      String offerId = enrolAndActivate();
+      ApiClient operator = ApiClient.signIn(node, "operator");
+      assertEquals(200, operator.put("/api/v1/operator/image-settings", new JsonObject()
+          .put("allowed_registries", new JsonArray().add(address))).statusCode());
+      ApiClient renter = ApiClient.signIn(node, "gino");
+      SshLogin.KeyPair key = SshLogin.newKeyPair(renterDir);
+      HttpResponse<String> created = renter.post("/api/v1/reservations", ApiClient.reservationRequest(offerId, 1, null,
+          1, "checkout").put("ssh_public_key", key.publicKey()).put("image", ref));
+      assertEquals(201, created.statusCode(), created.body());
+      JsonObject reserved = new JsonObject(created.body());
+      String id = reserved.getString("id");
+
+      long paying = System.nanoTime();
+      renter.payByCheckout(reserved, "4242424242424242");
+      JsonObject running = eventually(id + " running", WITHIN, () -> renter.json("/api/v1/reservations/" + id),
+          r -> "running".equals(r.getString("status")));
+      long paidToRunningMs = (System.nanoTime() - paying) / 1_000_000;
+      SshLogin login = SshLogin.of(running.getJsonObject("ssh"), key, renterDir);
+      Commands.Result blob = eventually("a working ssh login", WITHIN, () -> login.run("wc -c < /opt/blob"),
+          r -> r.exit() == 0);
+      long paidToLoginMs = (System.nanoTime() - paying) / 1_000_000;
+      System.out.printf("container runtime, uncached image (30 MB layer from a loopback registry): card paid -> running"
+          + " seen in %d ms, -> ssh login done in %d ms%n", paidToRunningMs, paidToLoginMs);
+      assertEquals("30000000", blob.out().strip(), "the pulled image runs");
+      assertEquals(true, pulled(id), "the agent reported pulling: an uncached start");
+      assertTrue(running.getJsonArray("events").encode().contains("pulling the image"), running.encode());
+      assertEquals(200, renter.post("/api/v1/reservations/" + id + "/cancel", null).statusCode());
+    } finally {
+      registry.destroy();
+      Files.deleteIfExists(dropIn);
+      Commands.system().run(java.util.List.of("podman", "rmi", "-f", ref), Duration.ofSeconds(60));
+    }
+  }
+
+  /** Whether the start counts as uncached (the agent reported pulling) in the fleet's time-to-ready samples. */
+  private boolean pulled(String reservationId) {
+    return node.sql("SELECT pulled FROM ready_samples_view WHERE reservation_id = '" + reservationId + "'").iterator()
+        .next().getBoolean(0);
   }
 
   /** Operator: a site, a container host on this machine, its agent enrolled, activated. Answers the offer. */

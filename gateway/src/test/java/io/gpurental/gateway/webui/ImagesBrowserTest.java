@@ -94,7 +94,7 @@ class ImagesBrowserTest extends BrowserTestBase {
     signIn("/catalog/off_osl_5090_01", "alice");
     WebElement images = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("offer-images")));
     assertTrue(driver.findElement(By.id("offer-hardware")).getText().contains("Isolation"));
-    assertEquals("true", images.findElement(By.cssSelector("li[data-image='img_demo_jupyter']")).getAttribute("data-cached"));
+    assertEquals("true", images.findElement(By.cssSelector("tr[data-image='img_demo_jupyter']")).getAttribute("data-cached"));
     assertTrue(driver.findElement(By.id("offer-hardware")).getText().contains("isolated container"));
     scrollTo(images);
     screenshot("offer-images.png");
@@ -147,6 +147,60 @@ class ImagesBrowserTest extends BrowserTestBase {
     assertTrue(driver.findElement(By.id("ssh-command")).getText().contains("ssh -p 22017"));
     scrollTo(driver.findElement(By.id("ssh-access")));
     screenshot("reservation-ports.png");
+    assertEquals(List.of(), browser.consoleErrors());
+  }
+
+  @Test
+  void theOfferPageShowsReadyTimesPerImageAndWhatTheHostCannotRun() throws Exception {
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(30));
+    WebDriver driver = browser.driver();
+    ApiClient operator = ApiClient.signIn(node, "operator");
+    HttpResponse<String> future = operator.post("/api/v1/operator/images", new JsonObject().put("name", "Future CUDA")
+        .put("ref", "ghcr.io/acme/future@sha256:" + "9f".repeat(32)).put("min_driver_version", "560.28")
+        .put("min_cuda_version", "12.6"));
+    assertEquals(201, future.statusCode(), future.body());
+    String futureId = new JsonObject(future.body()).getString("id");
+    // a fake agent's host: driver 550.54.15, CUDA 12.4; PyTorch started cached 3 times and pulled twice
+    FakeAgent agent = FakeAgent.activeHost(node, operator, "NVIDIA H100 80GB HBM3", 2, 250);
+    String offerId = operator.json("/api/v1/operator/hosts/" + agent.hostId()).getJsonArray("offers").getString(0);
+    String pytorch = node.sql("SELECT ref FROM image_templates WHERE id = 'img_demo_pytorch'").iterator().next()
+        .getString(0);
+    int n = 0;
+    for (int[] start : new int[][] {{8, 0}, {12, 0}, {20, 0}, {140, 1}, {260, 1}}) {
+      node.sql("INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at,"
+          + " due_at, running_at, image_ref, pull_bytes_done) VALUES ('rsv_shot_" + (++n) + "', '" + agent.hostId()
+          + "', '{0}', 'k', 'u', now(), now() - interval '1 hour' - interval '" + start[0] + " seconds',"
+          + " now() - interval '1 hour', '" + pytorch + "', " + (start[1] == 1 ? "0" : "NULL") + ")");
+    }
+
+    node.sql("INSERT INTO host_images (host_id, ref, digest, size_bytes) VALUES ('" + agent.hostId() + "', '" + pytorch
+        + "', '" + pytorch.replaceFirst("^.*@", "") + "', 9000000000)");
+
+    signIn("/catalog/" + offerId, "alice");
+    WebElement images = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("offer-images")));
+    WebElement row = images.findElement(By.cssSelector("tr[data-image='img_demo_pytorch']"));
+    assertTrue(row.findElement(By.cssSelector("td[data-ready='cached']")).getText().contains("12 sec"), row.getText());
+    // pulled: 140, 260 s: the median 200 s reads "3 min"
+    assertTrue(row.findElement(By.cssSelector("td[data-ready='uncached']")).getText().contains("3 min"), row.getText());
+    WebElement unavailable = images.findElement(By.cssSelector("tr[data-image='" + futureId + "']"));
+    assertEquals("false", unavailable.getAttribute("data-available"));
+    assertTrue(unavailable.getText().contains("560.28") && unavailable.getText().contains("550.54.15"),
+        unavailable.getText());
+    scrollTo(images);
+    screenshot("offer-images-ready-times.png");
+
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("get-quote"))).click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("quote-total")));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("reserve"))).click();
+    WebElement picker = wait.until(ExpectedConditions.elementToBeClickable(By.id("reserve-image")));
+    WebElement futureOption = picker.findElement(By.cssSelector("option[value='" + futureId + "']"));
+    assertEquals("true", futureOption.getAttribute("disabled"), "a template the host cannot run is not offered");
+    assertTrue(driver.findElement(By.id("reserve-image-hint")).getText().contains("Ready in ~12 sec (p95 19 sec)"),
+        driver.findElement(By.id("reserve-image-hint")).getText());
+    assertTrue(driver.findElement(By.id("reserve-image-unavailable")).getText().contains("560.28"));
+    scrollTo(picker);
+    screenshot("reserve-form-images.png");
+    assertEquals(200, operator.delete("/api/v1/operator/images/" + futureId).statusCode());
     assertEquals(List.of(), browser.consoleErrors());
   }
 

@@ -20,6 +20,7 @@ import io.gpurental.gateway.reservations.ReservationsFeature;
 import io.gpurental.gateway.fleet.NoHostAgents;
 import io.gpurental.gateway.fleet.DemoHosts;
 import io.gpurental.gateway.sandbox.DemoHistory;
+import io.gpurental.gateway.sandbox.FaultControlKey;
 import io.gpurental.gateway.sandbox.hosts.DemoAgents;
 import io.gpurental.gateway.config.GatewayConfig;
 import io.gpurental.gateway.config.ManagementConfig;
@@ -102,6 +103,7 @@ public final class Gateway {
   private final HealthChecks readinessChecks;
   private final ClusterJobs jobs;
   private List<Feature> features = List.of();
+  private volatile String faultControlKey;
   /** Sandbox mode: the demo fleet's simulated host agents (null otherwise). */
   private DemoAgents demoAgents;
   private final PrometheusMeterRegistry metrics;
@@ -220,6 +222,13 @@ public final class Gateway {
                   ? StartStep.run(vertx, "seeding the demo fleet",
                       () -> seedDemoFleet(vertx, gateway.pool, config.pricing().currency(),
                           config.sandbox().seedHistory() ? Optional.of(() -> seedPool(vertx, config, db)) : Optional.empty()))
+                      .compose(seeded -> StartStep.run(vertx, "loading the sandbox's fault-control key",
+                          () -> FaultControlKey.load(gateway.pool).map(key -> {
+                            gateway.faultControlKey = key;
+                            LOG.info("Sandbox fault and test controls (/sandbox/…/_test/…) take the key {}"
+                                + " (docs/sandbox.md \"Fault controls\")", key);
+                            return null;
+                          })))
                   : Future.succeededFuture())
               .compose(v -> StartStep.once("starting the HTTP listeners", () -> gateway.deployHttp(metrics)))
               .compose(v -> gateway.demoAgents == null ? Future.succeededFuture()
@@ -407,11 +416,11 @@ public final class Gateway {
     payments.scheduleJobs(jobs);
     if (config.mode() == Mode.SANDBOX) {
       demoAgents = new DemoAgents(vertx, new DemoHosts(pool), publicBase,
-          config.reservations().sandboxInstanceReadyAfter(), config.stripe().secretKey());
+          config.reservations().sandboxInstanceReadyAfter(), faultControlKey);
       features.add(demoAgents);
       features.add(new SandboxIdentityProviders(vertx, config.auth(), publicBase));
       if (config.stripe().sandbox()) {
-        features.add(new StripeSandbox(vertx, pool, config.stripe(), publicBase));
+        features.add(new StripeSandbox(vertx, pool, config.stripe(), publicBase, faultControlKey));
       }
     }
     return features;
@@ -473,6 +482,11 @@ public final class Gateway {
   }
 
   /** Whether this node runs the sandbox demo fleet's host agents (one node of a cluster does). */
+  /** The key of the sandbox's fault and test controls (null outside sandbox mode). */
+  public String sandboxFaultControlKey() {
+    return faultControlKey;
+  }
+
   public boolean runsDemoAgents() {
     return demoAgents != null && demoAgents.running();
   }

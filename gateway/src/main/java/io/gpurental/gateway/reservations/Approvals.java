@@ -82,7 +82,7 @@ final class Approvals {
       ReservationRepository.Locked row = found.orElseThrow(() -> new NotFound("No reservation " + id + "."));
       if (row.status() != ReservationStatus.AWAITING_APPROVAL) {
         throw new Conflict("This reservation is " + row.status() + ", not awaiting approval.",
-            new JsonObject().put("status", row.status().id()));
+            new JsonObject().put("reservation_status", row.status().id()));
       }
       return row;
     });

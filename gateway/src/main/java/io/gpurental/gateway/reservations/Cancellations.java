@@ -43,7 +43,7 @@ final class Cancellations {
           boolean paid = status.paidAndLive();
           if (!paid && status != ReservationStatus.PENDING_PAYMENT && status != ReservationStatus.AWAITING_APPROVAL) {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
-                + " reservations can be cancelled.", new JsonObject().put("status", status.id()));
+                + " reservations can be cancelled.", new JsonObject().put("reservation_status", status.id()));
           }
           Instant now = Instant.now();
           RefundPolicy.Refund policy = paid ? repository.policy().bookedWith(row.feeBps()).refundFor(kept, row.start(), row.end(), now)

@@ -76,12 +76,12 @@ final class Extensions {
           ExtensionRepository.Extendable row = found.orElseThrow(() -> new NotFound("No reservation " + id + "."));
           if (!ReservationStatus.of(row.status()).paidAndLive()) {
             throw new Conflict("Only a confirmed, provisioning or running reservation can be extended; this one is "
-                + row.status() + ".", new JsonObject().put("status", row.status()));
+                + row.status() + ".", new JsonObject().put("reservation_status", row.status()));
           }
           if (row.ended()) {
             throw new Conflict("This reservation's window ended at " + row.end().toInstant()
                 + "; an extension must be asked for before the end. Book a new reservation instead.",
-                new JsonObject().put("status", row.status()));
+                new JsonObject().put("reservation_status", row.status()));
           }
           if (row.pending()) {
             throw new Conflict("An extension of this reservation is waiting for payment; pay or let it lapse first.");

@@ -91,7 +91,7 @@ final class SavedCardStep {
       return IdempotencyKeys.Outcome.fresh(201, repository.json(reservation).encode());
     }
     String detail = "The card was charged after this hold had ended (" + status + "); the payment is refunded in full.";
-    JsonObject details = new JsonObject().put("reservation_id", reservation.id()).put("status", status.id());
+    JsonObject details = new JsonObject().put("reservation_id", reservation.id()).put("reservation_status", status.id());
     throw new Conflict(detail, details);
   }
 

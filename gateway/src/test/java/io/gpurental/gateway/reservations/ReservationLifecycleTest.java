@@ -89,7 +89,7 @@ class ReservationLifecycleTest {
     alice.awaitStatus(id, "running");
     HttpResponse<String> failed = node.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
             node.url("/sandbox/hosts/_test/instances/" + id + "/fail")))
-        .header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .header("Authorization", "Bearer " + node.gateway().sandboxFaultControlKey())
         .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
     assertEquals(200, failed.statusCode(), failed.body());
     JsonObject after = alice.await(id, r -> !r.getJsonObject("payment").getJsonArray("refunds").isEmpty()

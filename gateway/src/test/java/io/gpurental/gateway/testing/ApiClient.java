@@ -155,7 +155,7 @@ public final class ApiClient {
   /** Pays (or fails to pay) a sandbox Checkout Session with a test card, as its hosted page would. */
   public static HttpResponse<String> completeCheckout(TestGateway node, String sessionId, String card) {
     return node.send(HttpRequest.newBuilder(URI.create(node.url("/sandbox/stripe/_test/checkout/sessions/" + sessionId
-            + "/complete"))).header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+            + "/complete"))).header("Authorization", "Bearer " + node.gateway().sandboxFaultControlKey())
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString("card=" + card)));
   }
@@ -168,7 +168,7 @@ public final class ApiClient {
   /** Sets the sandbox's webhook delivery: normal, drop, duplicate, delay, reorder. */
   public static void webhooks(TestGateway node, String mode) {
     HttpResponse<String> set = node.send(HttpRequest.newBuilder(URI.create(node.url("/sandbox/stripe/_test/webhooks")))
-        .header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .header("Authorization", "Bearer " + node.gateway().sandboxFaultControlKey())
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString("mode=" + mode)));
     assertEquals(200, set.statusCode(), set.body());

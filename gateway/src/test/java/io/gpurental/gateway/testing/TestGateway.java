@@ -141,7 +141,12 @@ public final class TestGateway implements AutoCloseable {
 
   public HttpResponse<String> send(HttpRequest.Builder request) {
     try {
-      return HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpRequest built = request.timeout(Duration.ofSeconds(30)).build();
+      HttpResponse<String> response = HTTP.send(built, HttpResponse.BodyHandlers.ofString());
+      ResponseContract.check(built, response);
+      return response;
+    } catch (AssertionError e) {
+      throw e;
     } catch (Exception e) {
       throw new IllegalStateException("request failed: " + e.getMessage(), e);
     }

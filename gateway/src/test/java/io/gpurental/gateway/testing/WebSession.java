@@ -34,7 +34,12 @@ public final class WebSession {
 
   public HttpResponse<String> send(HttpRequest.Builder request) {
     try {
-      return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpRequest built = request.timeout(Duration.ofSeconds(30)).build();
+      HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());
+      ResponseContract.check(built, response);
+      return response;
+    } catch (AssertionError e) {
+      throw e;
     } catch (Exception e) {
       throw new IllegalStateException("request failed: " + e.getMessage(), e);
     }

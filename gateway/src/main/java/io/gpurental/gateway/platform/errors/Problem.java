@@ -19,7 +19,9 @@ public record Problem(String slug, String title, int status, String detail, Json
         .put("instance", instance)
         .put("request_id", requestId);
     if (extensions != null) {
-      extensions.forEach(e -> json.put(e.getKey(), e.getValue()));
+      // an extension never replaces a standard member (a reservation's "status" once replaced the
+      // HTTP status, and a replayed problem could not be read back)
+      extensions.forEach(e -> json.getMap().putIfAbsent(e.getKey(), e.getValue()));
     }
     return json;
   }

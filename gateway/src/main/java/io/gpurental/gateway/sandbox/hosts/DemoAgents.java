@@ -7,6 +7,7 @@ import io.gpurental.agent.simulated.Faults;
 import io.gpurental.agent.simulated.SimulatedHost;
 import io.gpurental.gateway.fleet.DemoHosts;
 import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.sandbox.FaultControlKey;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
@@ -42,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * one: agents left running elsewhere are refused (401) and stop, so even a lock that two nodes
  * believe they hold cannot make two agents run a host.
  *
- * <p>{@code POST /sandbox/hosts/_test/instances/{id}/fail} (with the sandbox Stripe key as
- * bearer, like the other test controls) asks the agent running the instance, on whichever node, to
+ * <p>{@code POST /sandbox/hosts/_test/instances/{id}/fail} (with the installation's
+ * {@link io.gpurental.gateway.sandbox.FaultControlKey} as bearer, like the other test controls) asks the agent running the instance, on whichever node, to
  * fail it: it reports {@code failed} and the gateway's normal path fails and credits the reservation.
  * {@code /sandbox/hosts/_test/hosts/{host_id}/faults} ({@link DemoFaultRoutes}) makes a demo host
  * misbehave: silent heartbeats, hot or broken GPUs, a full disk, failing or slow provisioning.
@@ -174,7 +175,7 @@ public final class DemoAgents implements Feature {
   public void mount(Router router) {
     new DemoFaultRoutes(vertx, controlKey).mount(router);
     router.post("/sandbox/hosts/_test/instances/:id/fail").handler(ctx -> {
-      if (!("Bearer " + controlKey).equals(ctx.request().getHeader("Authorization"))) {
+      if (!FaultControlKey.presented(ctx.request().getHeader("Authorization"), controlKey)) {
         ctx.response().setStatusCode(401).end();
         return;
       }

@@ -6,6 +6,7 @@ import io.gpurental.gateway.platform.errors.MalformedJson;
 import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.platform.errors.ServiceUnavailable;
 import io.gpurental.gateway.platform.errors.Unauthorized;
+import io.gpurental.gateway.sandbox.FaultControlKey;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.ReplyException;
@@ -48,8 +49,9 @@ final class DemoFaultRoutes {
 
   /** Null (and the request failed) when unauthorised or not a demo host. */
   private DemoHosts.Host host(RoutingContext ctx) {
-    if (!("Bearer " + controlKey).equals(ctx.request().getHeader("Authorization"))) {
-      ctx.fail(new Unauthorized("The sandbox's test controls take the sandbox Stripe key as bearer token."));
+    if (!FaultControlKey.presented(ctx.request().getHeader("Authorization"), controlKey)) {
+      ctx.fail(new Unauthorized("The sandbox's fault controls take the installation's fault-control key as bearer"
+          + " token (logged at start; docs/sandbox.md \"Fault controls\")."));
       return null;
     }
     String id = ctx.pathParam("host_id");

@@ -21,13 +21,14 @@ public final class StripeSandbox implements Feature {
   private final WebhookSender webhooks;
   private final TestControl control;
 
-  public StripeSandbox(Vertx vertx, Pool pool, StripeConfig config, String publicBase) {
+  /** {@code controlKey} opens {@code /_test/…}; the Stripe-shaped API takes the configured secret key. */
+  public StripeSandbox(Vertx vertx, Pool pool, StripeConfig config, String publicBase, String controlKey) {
     StripeStore store = new StripeStore(pool, Stripe.API_VERSION);
     Charges charges = new Charges(store, publicBase + BASE + "/authenticate");
     Checkout checkout = new Checkout(store, charges, publicBase + BASE + "/checkout");
     StripeHttp http = new StripeHttp(pool, config.secretKey(), Stripe.API_VERSION);
     this.api = new StripeApi(http, store, charges, checkout);
-    this.control = new TestControl(http, store, checkout, charges, pool);
+    this.control = new TestControl(new StripeHttp(pool, controlKey, Stripe.API_VERSION), store, checkout, charges, pool);
     this.pages = new HostedPages(store, checkout, charges);
     this.webhooks = new WebhookSender(vertx, pool, config.webhookUrl().toString(), config.webhookSecret());
     webhooks.start();

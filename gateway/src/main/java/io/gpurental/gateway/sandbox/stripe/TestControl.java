@@ -10,8 +10,8 @@ import io.vertx.sqlclient.Tuple;
 import java.util.Set;
 
 /**
- * The sandbox's test-control API under {@code /sandbox/stripe/_test} (same secret key as the
- * API): complete a checkout session with a test card exactly as the hosted page would, change
+ * The sandbox's test-control API under {@code /sandbox/stripe/_test} (the installation's fault-control
+ * key, not the sandbox Stripe key): complete a checkout session with a test card exactly as the hosted page would, change
  * how webhooks are delivered (drop, duplicate, delay, reorder), and list deliveries.
  */
 final class TestControl {

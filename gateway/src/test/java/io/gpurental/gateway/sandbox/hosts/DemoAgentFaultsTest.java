@@ -190,7 +190,7 @@ class DemoAgentFaultsTest {
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
         .header("Content-Type", "application/json");
     if (authorised) {
-      request.header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey());
+      request.header("Authorization", "Bearer " + node.gateway().sandboxFaultControlKey());
     }
     return node.send(request);
   }

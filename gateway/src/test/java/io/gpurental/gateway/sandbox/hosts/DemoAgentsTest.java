@@ -108,7 +108,7 @@ class DemoAgentsTest {
 
   private static HttpResponse<String> failInstance(TestGateway node, String id) {
     return node.send(HttpRequest.newBuilder(URI.create(node.url("/sandbox/hosts/_test/instances/" + id + "/fail")))
-        .header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .header("Authorization", "Bearer " + node.gateway().sandboxFaultControlKey())
         .POST(HttpRequest.BodyPublishers.noBody()));
   }
 

@@ -261,7 +261,7 @@ class StripeSandboxContractTest {
   private static java.net.http.HttpResponse<String> complete(String sessionId, String form) {
     return node.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
             node.url("/sandbox/stripe/_test/checkout/sessions/" + sessionId + "/complete")))
-        .header("Authorization", "Bearer " + node.gateway().config().stripe().secretKey())
+        .header("Authorization", "Bearer " + node.gateway().sandboxFaultControlKey())
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(java.net.http.HttpRequest.BodyPublishers.ofString(form)));
   }

@@ -44,14 +44,14 @@ class StripeWebhooksTest {
     try (TestGateway node = TestGateway.start(settings)) {
       String key = node.gateway().config().stripe().secretKey();
       StripeClient stripe = StripeClient.builder().setApiKey(key).setApiBase(node.url("/sandbox/stripe")).build();
-      assertEquals(200, control(node, key, "mode=duplicate"));
+      assertEquals(200, control(node, node.gateway().sandboxFaultControlKey(), "mode=duplicate"));
       PaymentIntent duplicated = stripe.paymentIntents().create(PaymentIntentCreateParams.builder().setAmount(900L)
           .setCurrency("usd").build());
       Delivery once = await(deliveries, d -> d.payload().contains(duplicated.getId()));
       Delivery twice = await(deliveries, d -> d.payload().contains(duplicated.getId()));
       assertEquals(once.payload(), twice.payload(), "the same event arrives twice");
 
-      assertEquals(200, control(node, key, "mode=drop"));
+      assertEquals(200, control(node, node.gateway().sandboxFaultControlKey(), "mode=drop"));
       PaymentIntent dropped = stripe.paymentIntents().create(PaymentIntentCreateParams.builder().setAmount(901L)
           .setCurrency("usd").build());
       String eventId = node.sql("SELECT id FROM sandbox_stripe.events WHERE body -> 'data' -> 'object' ->> 'id' = '"

@@ -3,6 +3,7 @@ import { formatDateTime } from '../../format';
 import { PaymentMethodsSection } from '../../payment-methods';
 import type { Me } from '../../session';
 import { SignedInPage } from '../../signed-in';
+import { OAuthGrants } from './OAuthGrants';
 import { Tokens } from './Tokens';
 import './account.css';
 
@@ -24,6 +25,7 @@ export function AccountPage() {
           <SignInMethods me={me} />
           <PaymentMethodsSection me={me} />
           <Tokens me={me} />
+          <OAuthGrants me={me} />
         </>
       )}
     </SignedInPage>

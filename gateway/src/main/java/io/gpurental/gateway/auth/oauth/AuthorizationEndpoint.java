@@ -134,8 +134,10 @@ final class AuthorizationEndpoint {
       return;
     }
     ctx.response().putHeader("Content-Type", "text/html; charset=utf-8").putHeader("Cache-Control", "no-store")
+        // form-action covers the redirect that answers the form: the client's redirect URI
         .putHeader("X-Frame-Options", "DENY").putHeader("Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' " + originOf(pending.getString("redirect_uri"))
+                + "; frame-ancestors 'none'")
         .end(ConsentPage.render(requestId, pending, Sessions.csrfToken(ctx).orElseThrow(), currency));
   }
 
@@ -253,6 +255,11 @@ final class AuthorizationEndpoint {
   private void redirect(RoutingContext ctx, String location) {
     sessions.store(ctx).onSuccess(v -> ctx.response().setStatusCode(302).putHeader("Location", location)
         .putHeader("Cache-Control", "no-store").end()).onFailure(ctx::fail);
+  }
+
+  private static String originOf(String uri) {
+    java.net.URI parsed = java.net.URI.create(uri);
+    return parsed.getScheme() + "://" + parsed.getRawAuthority();
   }
 
   private static String encode(String value) {

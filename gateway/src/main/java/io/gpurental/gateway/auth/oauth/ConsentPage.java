@@ -47,7 +47,7 @@ final class ConsentPage {
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Allow %1$s? · GPU Rental Gateway</title>
         <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-        fieldset{border:1px solid #ccc;border-radius:6px;margin:1rem 0}label{display:inline-block;min-width:18rem}
+        fieldset{border:1px solid #ccc;border-radius:6px;margin:1rem 0}label{display:inline-block;min-width:21rem}
         ul{list-style:none;padding-left:0}button{font-size:1rem;padding:.5rem 1rem;margin-right:.5rem}
         .host{font-family:monospace;background:#f2f2f2;padding:0 .25rem}</style></head>
         <body><main>

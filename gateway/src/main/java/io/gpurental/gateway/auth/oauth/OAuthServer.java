@@ -70,6 +70,10 @@ public final class OAuthServer {
           .onFailure(failure -> TokenEndpoint.fail(ctx, failure));
     });
     router.post("/oauth/revoke").handler(this::revoke);
+    // an authorization may fetch a client's metadata document: as many as sign-ins per address
+    router.get("/oauth/authorize").handler(ctx -> limiter.acquire("oauth-authorizations", clientIp(ctx),
+            limits.signInsPerMinute(), Duration.ofMinutes(1), "authorization requests")
+        .onSuccess(v -> ctx.next()).onFailure(ctx::fail));
     authorization.mount(router);
   }
 

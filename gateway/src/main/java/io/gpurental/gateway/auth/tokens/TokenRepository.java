@@ -37,14 +37,12 @@ public final class TokenRepository {
              array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles,
              a.suspended_at, a.suspension_reason, a.suspended_by
       FROM api_tokens t JOIN accounts a ON a.id = t.account_id""";
-  private static final String AUTHENTICATE = OWNER + """
-       WHERE t.secret_hash = $1 AND t.kind = 'api' AND t.revoked_at IS NULL
-        AND (t.expires_at IS NULL OR t.expires_at > now())""";
+  private static final String AUTHENTICATE = OWNER + " WHERE t.secret_hash = $1 AND t.kind = 'api'"
+      + " AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())";
   /** An OAuth access token: live itself, and its grant (a token of kind oauth) not revoked. */
-  private static final String AUTHENTICATE_OAUTH = OWNER.replace("SELECT t.id,", "SELECT o.resource, t.id,") + """
-       JOIN oauth_tokens o ON o.token_id = t.id
-      WHERE o.token_hash = $1 AND o.kind = 'access' AND o.expires_at > now()
-        AND t.kind = 'oauth' AND t.revoked_at IS NULL""";
+  private static final String AUTHENTICATE_OAUTH = OWNER.replace("SELECT t.id,", "SELECT o.resource, t.id,")
+      + " JOIN oauth_tokens o ON o.token_id = t.id WHERE o.token_hash = $1 AND o.kind = 'access'"
+      + " AND o.expires_at > now() AND t.kind = 'oauth' AND t.revoked_at IS NULL";
   private static final String IS_LIVE = """
       SELECT 1 FROM api_tokens WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())""";
   /** At most one write a minute per token, so busy clients don't turn every read into a write. */

@@ -101,6 +101,11 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     });
   }
 
+  /** Deletes expired OAuth codes and tokens (a cluster job). */
+  public Future<Long> pruneOAuth() {
+    return oauth.repository().prune();
+  }
+
   /** Counts a write made with a token outside the API (an MCP tool call) against the token's write limit. */
   public Future<Void> limitWrites(Principal caller) {
     return authenticator.limitTokenWrites(caller);

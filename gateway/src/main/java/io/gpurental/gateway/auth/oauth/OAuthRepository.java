@@ -70,6 +70,14 @@ public final class OAuthRepository {
       ORDER BY t.created_at DESC, t.id DESC LIMIT 200""";
 
   private static final String SCOPES = "SELECT scopes FROM api_tokens WHERE id = $1";
+  /**
+   * Codes and tokens a day past their expiry (a refresh token is kept until it expires, so a
+   * reuse is recognised while it could still matter).
+   */
+  private static final String PRUNE = """
+      WITH codes AS (DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day' RETURNING 1),
+           tokens AS (DELETE FROM oauth_tokens WHERE expires_at < now() - interval '1 day' RETURNING 1)
+      SELECT (SELECT count(*) FROM codes) + (SELECT count(*) FROM tokens) AS pruned""";
   private final Pool pool;
 
   public OAuthRepository(Pool pool) {
@@ -206,6 +214,11 @@ public final class OAuthRepository {
       return "refresh".equals(row.getString("kind")) ? revokeGrant(row.getString("token_id"), null)
           : pool.preparedQuery(EXPIRE_ACCESS).execute(Tuple.of(hash(token))).map(Optional.<String>empty());
     });
+  }
+
+  /** Deletes expired codes and tokens; how many. */
+  public Future<Long> prune() {
+    return pool.query(PRUNE).execute().map(rows -> rows.iterator().next().getLong("pruned"));
   }
 
   Future<List<String>> scopesOf(String grantId) {

@@ -138,6 +138,12 @@ class OAuthFlowTest {
     assertTrue(replay.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
     assertEquals(401, mcp(new JsonObject(first.body()).getString("access_token"), "/mcp").statusCode(),
         "the rotated token's access ends with its grant");
+
+    String ofClient = " WHERE token_id IN (SELECT token_id FROM oauth_grants WHERE client_id = '" + clientId + "')";
+    node.sql("UPDATE oauth_tokens SET expires_at = now() - interval '2 days'" + ofClient);
+    TestGateway.await(node.gateway().jobs().runNow(io.gpurental.gateway.Gateway.PRUNE_OAUTH));
+    assertEquals(0L, node.sql("SELECT count(*) FROM oauth_tokens" + ofClient).iterator().next().getLong(0),
+        "expired tokens are pruned");
   }
 
   @Test

@@ -5,6 +5,7 @@ import { PaymentMethodsSection } from '../../payment-methods';
 import type { Me } from '../../session';
 import { SignedInPage } from '../../signed-in';
 import { Budgets } from './Budgets';
+import { OAuthGrants } from './OAuthGrants';
 import { Tokens } from './Tokens';
 import './account.css';
 
@@ -29,6 +30,7 @@ export function AccountPage() {
           <PaymentMethodsSection me={me} />
           <Tokens me={me} onChange={() => setTokensVersion((version) => version + 1)} />
           <Budgets me={me} version={tokensVersion} />
+          <OAuthGrants me={me} />
         </>
       )}
     </SignedInPage>

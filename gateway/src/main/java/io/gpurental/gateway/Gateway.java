@@ -84,6 +84,7 @@ import org.slf4j.LoggerFactory;
 public final class Gateway {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
   public static final String PRUNE_IDEMPOTENCY_KEYS = "reservations.prune-idempotency-keys";
+  public static final String PRUNE_OAUTH = "auth.prune-oauth";
   public static final String PRUNE_STRIPE_EVENTS = "payments.prune-stripe-events";
   private static final Duration PRUNE_EVERY = Duration.ofHours(1);
   /** How long an event loop may be blocked before the warning carries its stack trace. */
@@ -409,6 +410,7 @@ public final class Gateway {
     jobs.schedule(FleetFeature.MARK_OFFLINE, config.fleet().heartbeatInterval(), fleet::markOffline);
     jobs.schedule(FleetFeature.TELEMETRY_ROLLUP, fleet.telemetryRollupEvery(), fleet::rollUpTelemetry);
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
+    jobs.schedule(PRUNE_OAUTH, PRUNE_EVERY, auth::pruneOAuth);
     // uptime moves with time and scheduled prices take effect: a search trusts a row for an hour
     jobs.schedule(OfferFigures.REFRESH_JOB, OFFER_FIGURES_EVERY, catalog.figures()::refreshAll);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);

@@ -13,7 +13,8 @@ import java.util.function.Function;
 
 /**
  * Who may call {@code /mcp}: browsers only from the gateway's own origin (a page elsewhere must not
- * drive a local agent's token), callers only with an API token (401 pointing at the protected
+ * drive a local agent's token), callers only with an API token or an OAuth access token issued
+ * for this resource (401 pointing at the protected
  * resource metadata of RFC 9728 otherwise), and a tool only with the scope it declares (403
  * {@code insufficient_scope}, said before the SDK sees the call, so clients can step up).
  */
@@ -88,6 +89,8 @@ final class McpAccess {
   void mount(Router router) {
     JsonObject metadata = new JsonObject()
         .put("resource", publicBase + "/mcp")
+        // the gateway itself issues the OAuth access tokens of this resource (auth/oauth)
+        .put("authorization_servers", new JsonArray().add(publicBase))
         .put("scopes_supported", new JsonArray(java.util.List.of(SCOPES.split(" "))))
         .put("bearer_methods_supported", new JsonArray().add("header"))
         .put("resource_name", "GPU Rental Gateway MCP server");

@@ -1,5 +1,8 @@
 package io.gpurental.gateway.auth;
 
+import io.gpurental.gateway.auth.oauth.GrantsApi;
+import io.gpurental.gateway.auth.oauth.OAuthRepository;
+import io.gpurental.gateway.auth.oauth.OAuthServer;
 import io.gpurental.gateway.auth.signin.AccountLinker;
 import io.gpurental.gateway.auth.signin.GithubProvider;
 import io.gpurental.gateway.auth.signin.GoogleProvider;
@@ -39,6 +42,10 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   private final AccountAdmin accountAdmin;
   private final AccountRepository accounts;
   private final Csrf csrf;
+  private final OAuthServer oauth;
+  private final GrantsApi grantsApi;
+  /** The one resource OAuth access tokens are issued for: the MCP endpoint (RFC 8707). */
+  private final String mcpResource;
 
   public AuthFeature(Vertx vertx, GatewayConfig config, Pool pool, ApiContract contract, RateLimiter limiter,
       HostCredentials hosts) {
@@ -63,18 +70,33 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     this.accountAdmin = new AccountAdmin(vertx, pool, accounts, new ConfigRoles(config.auth()));
     this.accountApi = new AccountApi(vertx, accounts, accountAdmin);
     this.contract = contract;
+    String publicBase = config.http().publicUrl().toString().replaceAll("/+$", "");
+    this.mcpResource = publicBase + "/mcp";
+    OAuthRepository grants = new OAuthRepository(pool);
+    this.oauth = new OAuthServer(vertx, grants, sessions, config.auth().oauth(), config.http().publicUrl(),
+        java.util.List.of(mcpResource), MCP_SCOPES, config.pricing().currency(), limiter, config.rateLimits(),
+        account -> CredentialEvents.changed(vertx, account), tokenBudgets::defaultFor);
+    this.grantsApi = new GrantsApi(grants, account -> CredentialEvents.changed(vertx, account));
   }
 
-  /** The check that long-lived requests (event streams) repeat while they are open. */
+  /** What MCP clients may ask for: the scopes the MCP tools declare. */
+  private static final java.util.List<String> MCP_SCOPES =
+      java.util.List.of(Scope.CATALOG_READ.id(), Scope.RESERVATIONS_READ.id(), Scope.RESERVATIONS_WRITE.id());
+
   /**
-   * The API token an {@code Authorization: Bearer gpr_…} header carries, checked exactly as for
+   * The API token an {@code Authorization: Bearer gpr_…} header carries (or an OAuth access token
+   * issued for the MCP endpoint, whose grant is checked as an API token), checked exactly as for
    * {@code /api/v1} (expiry, revocation, suspension, the scopes the account may still hold); fails
    * with {@code Unauthorized} otherwise. For the MCP endpoint, which is outside the API's router.
    */
   public Future<Principal> apiToken(String authorization) {
     if (authorization == null) {
       return Future.failedFuture(new Unauthorized(
-          "Send Authorization: Bearer <API token>."));
+          "Send Authorization: Bearer <API token or OAuth access token>."));
+    }
+    if (authorization.regionMatches(true, 0, "Bearer " + io.gpurental.gateway.auth.tokens.TokenSecrets.OAUTH_ACCESS_PREFIX,
+        0, 7 + io.gpurental.gateway.auth.tokens.TokenSecrets.OAUTH_ACCESS_PREFIX.length())) {
+      return authenticator.oauthBearer(authorization.substring(7).trim(), mcpResource);
     }
     return authenticator.bearer(authorization).map(principal -> {
       if (principal.method() != Principal.Method.TOKEN) {
@@ -82,6 +104,11 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
       }
       return principal;
     });
+  }
+
+  /** Deletes expired OAuth codes and tokens (a cluster job). */
+  public Future<Long> pruneOAuth() {
+    return oauth.repository().prune();
   }
 
   /** Counts a write made with a token outside the API (an MCP tool call) against the token's write limit. */
@@ -147,6 +174,12 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
   @Override
   public void mount(Router router) {
     signIn.mount(router);
+    oauth.mount(router);
+  }
+
+  @Override
+  public Future<Void> close() {
+    return oauth.close();
   }
 
   @Override
@@ -154,5 +187,6 @@ public final class AuthFeature implements io.gpurental.gateway.platform.Feature 
     api.rootHandler(sessions.apiHandler()).rootHandler(authenticator);
     accountApi.bind(api);
     tokensApi.bind(api);
+    grantsApi.bind(api);
   }
 }

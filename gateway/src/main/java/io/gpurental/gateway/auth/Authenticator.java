@@ -117,27 +117,48 @@ public final class Authenticator implements Handler<RoutingContext> {
     if (TokenSecrets.wellFormed(TokenSecrets.ENROLMENT_PREFIX, secret)) {
       return Future.succeededFuture(Principal.enrolment()); // the fleet checks and spends it in the enrolment
     }
+    if (TokenSecrets.wellFormed(TokenSecrets.OAUTH_ACCESS_PREFIX, secret)) {
+      return Future.failedFuture(new Unauthorized("OAuth access tokens are for the MCP endpoint (/mcp) only: "
+          + "use an API token (gpr_…) here."));
+    }
     if (!TokenSecrets.wellFormed(secret)) {
       return Future.failedFuture(new Unauthorized("This is not a gateway API token (they start with gpr_)."));
     }
-    return tokens.authenticate(secret).map(owner -> {
-      if (owner.isEmpty()) {
-        throw new Unauthorized("The token is unknown, expired or revoked.");
+    return tokens.authenticate(secret).map(owner -> principalOf(
+        owner.orElseThrow(() -> new Unauthorized("The token is unknown, expired or revoked."))));
+  }
+
+  /**
+   * The caller an OAuth access token names, checked like an API token (its grant is one), and
+   * only for the resource it was issued for (RFC 8707): a token of another audience is refused.
+   */
+  Future<Principal> oauthBearer(String secret, String resource) {
+    if (!TokenSecrets.wellFormed(TokenSecrets.OAUTH_ACCESS_PREFIX, secret)) {
+      return Future.failedFuture(new Unauthorized("This is not an OAuth access token of this gateway."));
+    }
+    return tokens.authenticateOAuth(secret).map(found -> {
+      TokenRepository.OAuthOwner owner = found.orElseThrow(
+          () -> new Unauthorized("The access token is unknown, expired or revoked: refresh it or authorize again."));
+      if (!owner.resource().equals(resource)) {
+        throw new Unauthorized("The access token was issued for " + owner.resource() + ", not for " + resource + ".");
       }
-      TokenRepository.TokenOwner token = owner.get();
-      if (token.suspension().isPresent()) {
-        throw token.suspension().get().refusal();
-      }
-      Set<String> roles = Roles.withRenter(token.roles());
-      Set<Scope> scopes = EnumSet.noneOf(Scope.class);
-      token.scopes().forEach(id -> Scope.fromId(id).ifPresent(scopes::add));
-      // a token never exceeds what its account may do now (e.g. after losing the operator role)
-      scopes.retainAll(Scope.allowedFor(roles));
-      if (token.touchDue()) {
-        tokens.touch(token.tokenId());
-      }
-      return new Principal(token.accountId(), roles, scopes, Principal.Method.TOKEN, Optional.of(token.tokenId()));
+      return principalOf(owner.owner());
     });
+  }
+
+  private Principal principalOf(TokenRepository.TokenOwner token) {
+    if (token.suspension().isPresent()) {
+      throw token.suspension().get().refusal();
+    }
+    Set<String> roles = Roles.withRenter(token.roles());
+    Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+    token.scopes().forEach(id -> Scope.fromId(id).ifPresent(scopes::add));
+    // a token never exceeds what its account may do now (e.g. after losing the operator role)
+    scopes.retainAll(Scope.allowedFor(roles));
+    if (token.touchDue()) {
+      tokens.touch(token.tokenId());
+    }
+    return new Principal(token.accountId(), roles, scopes, Principal.Method.TOKEN, Optional.of(token.tokenId()));
   }
 
   /** A write made outside {@code /api/v1} with an API token (MCP tool calls): the token's write limit. */

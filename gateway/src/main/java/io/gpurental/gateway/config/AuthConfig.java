@@ -12,7 +12,15 @@ public record AuthConfig(
     List<String> operatorGithubLogins,
     List<String> operatorEmails,
     Optional<Provider> github,
-    Optional<Provider> google) {
+    Optional<Provider> google,
+    OAuthServer oauth) {
+
+  /**
+   * The gateway as OAuth authorization server for MCP clients: how long access tokens live, and
+   * whether client metadata documents may be fetched over plain HTTP from loopback addresses
+   * (sandbox mode only: tests serve them locally; production fetches HTTPS only).
+   */
+  public record OAuthServer(Duration accessTokenLifetime, boolean loopbackClientIds) {}
 
   /**
    * One OAuth client. For GitHub {@code site} is the web site and {@code apiUrl} the REST API; for

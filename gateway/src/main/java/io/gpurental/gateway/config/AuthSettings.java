@@ -41,7 +41,9 @@ final class AuthSettings {
         List.copyOf(operatorLogins),
         s.list("auth.operators.emails"),
         github,
-        google);
+        google,
+        new AuthConfig.OAuthServer(
+            Duration.ofMinutes(s.intBetween("auth.oauth.access_token_minutes", 1, 24 * 60)), sandbox));
   }
 
   private static Optional<AuthConfig.Provider> provider(Settings s, String name, boolean sandbox,

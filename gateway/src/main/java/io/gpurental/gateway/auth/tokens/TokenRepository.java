@@ -23,7 +23,7 @@ public final class TokenRepository {
       + " (id, account_id, name, prefix, secret_hash, scopes, expires_at)"
       + " VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING " + COLUMNS;
   private static final String LIST = "SELECT " + COLUMNS + " FROM api_tokens"
-      + " WHERE account_id = $1 AND revoked_at IS NULL"
+      + " WHERE account_id = $1 AND revoked_at IS NULL AND kind = 'api'"
       + " AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3))"
       + " ORDER BY created_at DESC, id DESC LIMIT $4";
   private static final String FIND = "SELECT " + COLUMNS + " FROM api_tokens"
@@ -31,13 +31,18 @@ public final class TokenRepository {
   private static final String REVOKE = """
       UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now())
       WHERE id = $1 AND account_id = $2 RETURNING id""";
-  private static final String AUTHENTICATE = """
+  private static final String OWNER = """
       SELECT t.id, t.account_id, t.scopes,
              (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS touch_due,
              array(SELECT r.role FROM account_roles r WHERE r.account_id = t.account_id) AS roles,
              a.suspended_at, a.suspension_reason, a.suspended_by
-      FROM api_tokens t JOIN accounts a ON a.id = t.account_id
-      WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())""";
+      FROM api_tokens t JOIN accounts a ON a.id = t.account_id""";
+  private static final String AUTHENTICATE = OWNER + " WHERE t.secret_hash = $1 AND t.kind = 'api'"
+      + " AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())";
+  /** An OAuth access token: live itself, and its grant (a token of kind oauth) not revoked. */
+  private static final String AUTHENTICATE_OAUTH = OWNER.replace("SELECT t.id,", "SELECT o.resource, t.id,")
+      + " JOIN oauth_tokens o ON o.token_id = t.id WHERE o.token_hash = $1 AND o.kind = 'access'"
+      + " AND o.expires_at > now() AND t.kind = 'oauth' AND t.revoked_at IS NULL";
   private static final String IS_LIVE = """
       SELECT 1 FROM api_tokens WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())""";
   /** At most one write a minute per token, so busy clients don't turn every read into a write. */
@@ -102,20 +107,34 @@ public final class TokenRepository {
                 .map(true)));
   }
 
+  /** The owner of an OAuth grant whose access token this is, and the resource the token is for. */
+  public record OAuthOwner(TokenOwner owner, String resource) {}
+
   public Future<Optional<TokenOwner>> authenticate(String secret) {
     Tuple params = Tuple.of(io.vertx.core.buffer.Buffer.buffer(TokenSecrets.hash(secret)));
-    return pool.preparedQuery(AUTHENTICATE).execute(params).map(rows -> {
+    return pool.preparedQuery(AUTHENTICATE).execute(params)
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(owner(rows.iterator().next())));
+  }
+
+  /** Like {@link #authenticate} for an OAuth access token: the same owner, scopes and suspension. */
+  public Future<Optional<OAuthOwner>> authenticateOAuth(String accessToken) {
+    Tuple params = Tuple.of(io.vertx.core.buffer.Buffer.buffer(TokenSecrets.hash(accessToken)));
+    return pool.preparedQuery(AUTHENTICATE_OAUTH).execute(params).map(rows -> {
       if (rows.size() == 0) {
         return Optional.empty();
       }
       Row row = rows.iterator().next();
-      return Optional.of(new TokenOwner(row.getString("id"), row.getString("account_id"),
-          Arrays.asList(row.getArrayOfStrings("scopes")),
-          new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles"))), row.getBoolean("touch_due"),
-          row.getOffsetDateTime("suspended_at") == null ? Optional.empty()
-              : Optional.of(new Suspension(row.getOffsetDateTime("suspended_at"), row.getString("suspension_reason"),
-                  row.getString("suspended_by")))));
+      return Optional.of(new OAuthOwner(owner(row), row.getString("resource")));
     });
+  }
+
+  private static TokenOwner owner(Row row) {
+    return new TokenOwner(row.getString("id"), row.getString("account_id"),
+        Arrays.asList(row.getArrayOfStrings("scopes")),
+        new HashSet<>(Arrays.asList(row.getArrayOfStrings("roles"))), row.getBoolean("touch_due"),
+        row.getOffsetDateTime("suspended_at") == null ? Optional.empty()
+            : Optional.of(new Suspension(row.getOffsetDateTime("suspended_at"), row.getString("suspension_reason"),
+                row.getString("suspended_by"))));
   }
 
   /** Whether the token is neither revoked nor expired. */

@@ -18,6 +18,10 @@ public final class TokenSecrets {
   public static final String ENROLMENT_PREFIX = "gpr_enr_";
   /** Host agents' long-lived credentials. */
   public static final String HOST_PREFIX = "gpr_host_";
+  /** OAuth access tokens of MCP clients (short-lived, for the {@code /mcp} resource only). */
+  public static final String OAUTH_ACCESS_PREFIX = "gpr_oat_";
+  /** OAuth refresh tokens of MCP clients (one use each). */
+  public static final String OAUTH_REFRESH_PREFIX = "gpr_ort_";
   private static final int RANDOM_LENGTH = 32;
   private static final int CHECKSUM_LENGTH = 6;
   private static final int SHOWN_LENGTH = PREFIX.length() + 6;

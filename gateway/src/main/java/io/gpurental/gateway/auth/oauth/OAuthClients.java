@@ -11,13 +11,16 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.SocketAddress;
+import java.net.InetAddress;
 import java.net.URI;
 
 /**
  * Who a {@code client_id} is: a client registered here (RFC 7591), or the URL of a Client ID
  * Metadata Document, fetched (asynchronously, never on a blocked thread) with a strict timeout
  * and size cap and no redirects, over HTTPS only; plain HTTP only to loopback addresses and only
- * when the server was told so (sandbox mode, where tests serve documents locally).
+ * when the server was told so (sandbox mode, where tests serve documents locally); never from a
+ * host that resolves to a private, loopback or link-local address otherwise.
  */
 final class OAuthClients {
   static final int MAX_DOCUMENT_BYTES = 16 * 1024;
@@ -26,8 +29,10 @@ final class OAuthClients {
   private final OAuthRepository repository;
   private final HttpClient http;
   private final boolean loopbackDocuments;
+  private final Vertx vertx;
 
   OAuthClients(Vertx vertx, OAuthRepository repository, boolean loopbackDocuments) {
+    this.vertx = vertx;
     this.repository = repository;
     this.loopbackDocuments = loopbackDocuments;
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout((int) FETCH_TIMEOUT_MS)
@@ -69,7 +74,33 @@ final class OAuthClients {
 
   private Future<OAuthClient> fetch(String url) {
     URI uri = URI.create(url);
+    return addressOf(uri).compose(address -> fetch(url, uri, address));
+  }
+
+  /**
+   * The address to fetch the document from, resolved once (off the event loop) and then connected
+   * to, so a name that resolves to the gateway's own network, now or on a second lookup, is refused.
+   */
+  private Future<InetAddress> addressOf(URI uri) {
+    boolean loopbackAllowed = loopbackDocuments && OAuthClient.isLoopback(uri.getHost());
+    return vertx.executeBlocking(() -> InetAddress.getAllByName(uri.getHost()))
+        .recover(failure -> Future.failedFuture(new IllegalArgumentException(
+            "the client metadata document's host " + uri.getHost() + " does not resolve")))
+        .map(addresses -> {
+          for (InetAddress address : addresses) {
+            if (!PublicAddresses.isPublic(address) && !(loopbackAllowed && address.isLoopbackAddress())) {
+              throw new IllegalArgumentException("the client metadata document's host " + uri.getHost()
+                  + " resolves to a private address; it must be reachable on the public internet");
+            }
+          }
+          return addresses[0];
+        });
+  }
+
+  private Future<OAuthClient> fetch(String url, URI uri, InetAddress address) {
+    int port = uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url)
+        .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
         .setFollowRedirects(false).setIdleTimeout(FETCH_TIMEOUT_MS).putHeader("Accept", "application/json");
     Future<Buffer> body = http.request(options).compose(request -> request.send()).compose(response -> {
       if (response.statusCode() != 200) {

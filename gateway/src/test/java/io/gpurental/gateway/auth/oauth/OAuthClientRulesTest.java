@@ -1,10 +1,12 @@
 package io.gpurental.gateway.auth.oauth;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Vertx;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,17 @@ class OAuthClientRulesTest {
     assertFalse(sandbox.isDocumentUrl("http://client.example/client.json"), "never plain http elsewhere");
     assertFalse(production.isDocumentUrl("https://user@client.example/client.json"));
     assertFalse(production.isDocumentUrl("https://client.example/client.json#frag"));
+  }
+
+  @Test
+  void documentsOnTheGatewaysOwnNetworkAreNeverFetched() {
+    OAuthClients production = new OAuthClients(vertx, null, false);
+    for (String url : new String[] {"https://127.0.0.1:9/client.json", "https://localhost:9/client.json",
+        "https://169.254.169.254/latest/meta-data.json", "https://10.0.0.7/client.json", "https://[::1]:9/c.json"}) {
+      Throwable refused = assertThrows(CompletionException.class,
+          () -> production.resolve(url).toCompletionStage().toCompletableFuture().join(), url).getCause();
+      assertTrue(refused.getMessage().contains("resolves to a private address"), url + ": " + refused.getMessage());
+    }
   }
 
   @Test

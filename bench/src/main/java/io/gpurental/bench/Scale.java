@@ -69,9 +69,10 @@ final class Scale implements Callable<Integer> {
     Vertx vertx = Vertx.vertx();
     int pgPort = FreePort.next();
     ScaleReport.Size size = new ScaleReport.Size(hosts);
-    // the figures job every minute, so the seeded offers have theirs within the run (default: 15)
+    // the figures job every minute, so the seeded offers have theirs within the run (default: 15);
+    // the demo history is left out: the seed writes this run's
     try (ServerProcess gateway = GatewayLauncher.start(gatewayJar, work, pgPort,
-        Map.of("GATEWAY_PRICING_OFFER_FIGURES_REFRESH_MINUTES", "1"));
+        Map.of("GATEWAY_PRICING_OFFER_FIGURES_REFRESH_MINUTES", "1", "GATEWAY_SANDBOX_SEED_HISTORY", "false"));
         RssSampler rss = new RssSampler(gateway.pid())) {
       log(hosts + " hosts: gateway pid " + gateway.pid() + " at " + gateway.uri() + ", log " + gateway.log());
       Fixtures fixtures = new Fixtures(vertx, gateway.uri());

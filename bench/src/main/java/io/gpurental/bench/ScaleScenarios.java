@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.IntStream;
 
 /**
@@ -77,7 +78,10 @@ final class ScaleScenarios {
   Scenario holdAndRelease(String renterToken) {
     MultiMap headers = Fixtures.json(renterToken);
     MultiMap bearer = Fixtures.bearer(renterToken);
-    return Scenarios.of("hold + release", n -> Request.post("/api/v1/reservations", headers, new JsonObject()
+    // API clients must send an Idempotency-Key with a booking: a new one per hold
+    return Scenarios.of("hold + release", n -> Request.post("/api/v1/reservations",
+        MultiMap.caseInsensitiveMultiMap().addAll(headers).add("Idempotency-Key", "bench-hold-" + UUID.randomUUID()),
+        new JsonObject()
         .put("offer_id", "off_b" + bookable(n)).put("gpu_count", HOLD_COUNTS[(int) (n % 4)]).put("hours", 4)
         .put("start", hour(FREE_FROM_HOURS + 24 * 7 + (int) (n % 48))).put("ssh_public_key", SSH_KEY)
         .put("payment", "checkout").toBuffer())

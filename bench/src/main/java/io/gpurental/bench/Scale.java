@@ -3,6 +3,7 @@ package io.gpurental.bench;
 import io.gpurental.bench.baseline.BaselineServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
@@ -78,6 +79,9 @@ final class Scale implements Callable<Integer> {
       Fixtures fixtures = new Fixtures(vertx, gateway.uri());
       String operator = fixtures.token("operator", scopes().add("operator")).await();
       String renter = fixtures.token("alice", scopes()).await();
+      // holds by an agent whose budget sends every reservation to its owner's approval: held GPUs,
+      // no payment (a checkout would time the Stripe sandbox, not the hold)
+      String agent = fixtures.token("bob", scopes(), new JsonObject().put("approval_threshold", 0)).await();
       List<Fixtures.Host> enrolled = fixtures.hosts(operator, agents, 250).await();
       Pool pool = database(vertx, pgPort);
       long seedStart = System.nanoTime();
@@ -91,7 +95,7 @@ final class Scale implements Callable<Integer> {
       LoadGenerator load = new LoadGenerator(vertx, gateway.uri());
       for (Scenario scenario : List.of(Scenarios.health(), ScaleScenarios.version(), scenarios.cachedSearch(),
           scenarios.filteredSearch(), scenarios.workloadSearch(), scenarios.offerPage(), scenarios.quote(renter),
-          scenarios.holdAndRelease(renter))) {
+          scenarios.holdAndRelease(agent))) {
         size.gateway.add(measure(load, scenario, hosts, "gateway"));
       }
       size.overlaps = Overlaps.count(pool);

@@ -72,8 +72,9 @@ final class ScaleScenarios {
   }
 
   /**
-   * A hold (POST /reservations, pay by checkout: held, unpaid) and its release (cancel), timed as
-   * one: the transaction that picks free GPUs under the exclusion constraint, and the one that frees them.
+   * A hold (POST /reservations by a token whose budget sends it to approval: held, unpaid, no
+   * payment started) and its release (cancel), timed as one: the transaction that picks free GPUs
+   * under the exclusion constraint, and the one that frees them.
    */
   Scenario holdAndRelease(String renterToken) {
     MultiMap headers = Fixtures.json(renterToken);

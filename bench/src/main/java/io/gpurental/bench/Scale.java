@@ -84,52 +84,12 @@ final class Scale implements Callable<Integer> {
       String agent = fixtures.token("bob", scopes(), new JsonObject().put("approval_threshold", 0)).await();
       List<Fixtures.Host> enrolled = fixtures.hosts(operator, agents, 250).await();
       Pool pool = database(vertx, pgPort);
-      long seedStart = System.nanoTime();
-      OffsetDateTime seeded = FleetSeed.seed(pool, seedSql, hosts).await();
-      size.seedSeconds = (System.nanoTime() - seedStart) / 1e9;
-      log(hosts + " hosts seeded in " + Report.format("%.0f s", size.seedSeconds) + "; waiting for their figures");
-      FleetSeed.awaitFigures(pool, seeded, Duration.ofMinutes(hosts >= 5000 ? 6 : 3));
+      seed(pool, size);
       size.machineBefore = before + "; after the seed: " + Report.machine();
-
       ScaleScenarios scenarios = new ScaleScenarios(hosts, Instant.now());
-      LoadGenerator load = new LoadGenerator(vertx, gateway.uri());
-      for (Scenario scenario : List.of(Scenarios.health(), ScaleScenarios.version(), scenarios.cachedSearch(),
-          scenarios.filteredSearch(), scenarios.workloadSearch(), scenarios.offerPage(), scenarios.quote(renter),
-          scenarios.holdAndRelease(agent))) {
-        size.gateway.add(measure(load, scenario, hosts, "gateway"));
-      }
-      size.overlaps = Overlaps.count(pool);
-      double cpuBefore = ProcessStats.cpuSeconds(gateway.pid());
-      Result heartbeats = measure(load, Scenarios.heartbeats(enrolled), hosts, "gateway");
-      size.heartbeatCpuSecondsEach = (ProcessStats.cpuSeconds(gateway.pid()) - cpuBefore) / Math.max(1, heartbeats.requests()
-          + heartbeats.requests() * warmupSeconds / Math.max(1, durationSeconds));
-      size.gateway.add(heartbeats);
-      size.rssMixedMaxMiB = rss.max();
-      size.rssFloodBeforeMiB = ProcessStats.rssMiB(gateway.pid());
-      rss.resetMax();
-      size.gateway.add(measure(load, scenarios.anonymousFlood(), hosts, "gateway"));
-      size.rssFloodAfterMiB = ProcessStats.rssMiB(gateway.pid());
-      size.rssFloodMaxMiB = rss.max();
-
-      int barePort = FreePort.next();
-      try (ServerProcess bare = ServerProcess.start("baseline", List.of("-cp", ownJar(), BaselineServer.class.getName(),
-          Integer.toString(barePort), Integer.toString(pgPort)), Map.of(), work.resolve("baseline.log"), barePort,
-          "/health/live")) {
-        LoadGenerator bareLoad = new LoadGenerator(vertx, bare.uri());
-        for (Scenario scenario : List.of(scenarios.db(), Scenarios.health(), scenarios.quote(renter),
-            Scenarios.heartbeats(enrolled))) {
-          size.bare.put(scenario.name(), measure(bareLoad, scenario, hosts, "bare"));
-        }
-      }
-      var pgbench = PgBench.binary();
-      if (pgbench.isPresent()) {
-        size.pgbench = PgBench.run(pgbench.get(), work, pgPort, hosts, scenarios.pgbenchBaseEpoch(), concurrency,
-            durationSeconds);
-        log(Report.format("%d hosts: pgbench hold + release %.0f tps, mean %.2f ms", hosts, size.pgbench.tps(),
-            size.pgbench.latencyMs()));
-      } else {
-        log("no pgbench on the PATH: the hold's floor is missing from this run");
-      }
+      measureGateway(new LoadGenerator(vertx, gateway.uri()), gateway.pid(), rss, scenarios, renter, agent, enrolled,
+          pool, size);
+      measureFloors(vertx, work, pgPort, scenarios, renter, enrolled, size);
       size.overlaps += Overlaps.count(pool);
       pool.close().await();
       size.blocked = gateway.logLines("has been blocked").size();
@@ -139,6 +99,61 @@ final class Scale implements Callable<Integer> {
       Main.deleteTree(work.resolve("postgres"));
     }
     return size;
+  }
+
+  private void seed(Pool pool, ScaleReport.Size size) throws Exception {
+    long seedStart = System.nanoTime();
+    OffsetDateTime seeded = FleetSeed.seed(pool, seedSql, size.hosts).await();
+    size.seedSeconds = (System.nanoTime() - seedStart) / 1e9;
+    log(size.hosts + " hosts seeded in " + Report.format("%.0f s", size.seedSeconds) + "; waiting for their figures");
+    FleetSeed.awaitFigures(pool, seeded, Duration.ofMinutes(size.hosts >= 5000 ? 6 : 3));
+  }
+
+  /** The gateway's scenarios, the overlaps after the holds, CPU per heartbeat and memory. */
+  private void measureGateway(LoadGenerator load, long pid, RssSampler rss, ScaleScenarios scenarios, String renter,
+      String agent, List<Fixtures.Host> enrolled, Pool pool, ScaleReport.Size size) {
+    for (Scenario scenario : List.of(Scenarios.health(), ScaleScenarios.version(), scenarios.cachedSearch(),
+        scenarios.filteredSearch(), scenarios.workloadSearch(), scenarios.offerPage(), scenarios.quote(renter),
+        scenarios.holdAndRelease(agent))) {
+      size.gateway.add(measure(load, scenario, size.hosts, "gateway"));
+    }
+    size.overlaps = Overlaps.count(pool);
+    double cpuBefore = ProcessStats.cpuSeconds(pid);
+    Result heartbeats = measure(load, Scenarios.heartbeats(enrolled), size.hosts, "gateway");
+    // the CPU time covers the warm-up too: divided by the heartbeats of both, at the measured rate
+    size.heartbeatCpuSecondsEach = (ProcessStats.cpuSeconds(pid) - cpuBefore) / Math.max(1, heartbeats.requests()
+        + heartbeats.requests() * warmupSeconds / Math.max(1, durationSeconds));
+    size.gateway.add(heartbeats);
+    size.rssMixedMaxMiB = rss.max();
+    size.rssFloodBeforeMiB = ProcessStats.rssMiB(pid);
+    rss.resetMax();
+    size.gateway.add(measure(load, scenarios.anonymousFlood(), size.hosts, "gateway"));
+    size.rssFloodAfterMiB = ProcessStats.rssMiB(pid);
+    size.rssFloodMaxMiB = rss.max();
+  }
+
+  /** The bare stack's /db and same-SQL routes, then pgbench's hold, on the same database. */
+  private void measureFloors(Vertx vertx, Path work, int pgPort, ScaleScenarios scenarios, String renter,
+      List<Fixtures.Host> enrolled, ScaleReport.Size size) throws Exception {
+    int barePort = FreePort.next();
+    try (ServerProcess bare = ServerProcess.start("baseline", List.of("-cp", ownJar(), BaselineServer.class.getName(),
+        Integer.toString(barePort), Integer.toString(pgPort)), Map.of(), work.resolve("baseline.log"), barePort,
+        "/health/live")) {
+      LoadGenerator bareLoad = new LoadGenerator(vertx, bare.uri());
+      for (Scenario scenario : List.of(scenarios.db(), Scenarios.health(), scenarios.quote(renter),
+          Scenarios.heartbeats(enrolled))) {
+        size.bare.put(scenario.name(), measure(bareLoad, scenario, size.hosts, "bare"));
+      }
+    }
+    var pgbench = PgBench.binary();
+    if (pgbench.isEmpty()) {
+      log("no pgbench on the PATH: the hold's floor is missing from this run");
+      return;
+    }
+    size.pgbench = PgBench.run(pgbench.get(), work, pgPort, size.hosts, scenarios.pgbenchBaseEpoch(), concurrency,
+        durationSeconds);
+    log(Report.format("%d hosts: pgbench hold + release %.0f tps, mean %.2f ms", size.hosts, size.pgbench.tps(),
+        size.pgbench.latencyMs()));
   }
 
   private Result measure(LoadGenerator load, Scenario scenario, int hosts, String server) {

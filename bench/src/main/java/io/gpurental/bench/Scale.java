@@ -79,16 +79,20 @@ final class Scale implements Callable<Integer> {
       Fixtures fixtures = new Fixtures(vertx, gateway.uri());
       String operator = fixtures.token("operator", scopes().add("operator")).await();
       String renter = fixtures.token("alice", scopes()).await();
-      // holds by an agent whose budget sends every reservation to its owner's approval: held GPUs,
-      // no payment (a checkout would time the Stripe sandbox, not the hold)
-      String agent = fixtures.token("bob", scopes(), new JsonObject().put("approval_threshold", 0)).await();
+      // holds by agents whose budget sends every reservation to its owner's approval: held GPUs,
+      // no payment (a checkout would time the Stripe sandbox, not the hold); a token per client,
+      // since a token's budget is spent one transaction at a time
+      List<String> agentTokens = new ArrayList<>();
+      for (int i = 0; i < concurrency; i++) {
+        agentTokens.add(fixtures.token("bob", scopes(), new JsonObject().put("approval_threshold", 0)).await());
+      }
       List<Fixtures.Host> enrolled = fixtures.hosts(operator, agents, 250).await();
       Pool pool = database(vertx, pgPort);
       seed(pool, size);
       size.machineBefore = before + "; after the seed: " + Report.machine();
       ScaleScenarios scenarios = new ScaleScenarios(hosts, Instant.now());
-      measureGateway(new LoadGenerator(vertx, gateway.uri()), gateway.pid(), rss, scenarios, renter, agent, enrolled,
-          pool, size);
+      measureGateway(new LoadGenerator(vertx, gateway.uri()), gateway.pid(), rss, scenarios, renter, agentTokens,
+          enrolled, pool, size);
       measureFloors(vertx, work, pgPort, scenarios, renter, enrolled, size);
       size.overlaps += Overlaps.count(pool);
       pool.close().await();
@@ -111,10 +115,10 @@ final class Scale implements Callable<Integer> {
 
   /** The gateway's scenarios, the overlaps after the holds, CPU per heartbeat and memory. */
   private void measureGateway(LoadGenerator load, long pid, RssSampler rss, ScaleScenarios scenarios, String renter,
-      String agent, List<Fixtures.Host> enrolled, Pool pool, ScaleReport.Size size) {
+      List<String> agentTokens, List<Fixtures.Host> enrolled, Pool pool, ScaleReport.Size size) {
     for (Scenario scenario : List.of(Scenarios.health(), ScaleScenarios.version(), scenarios.cachedSearch(),
         scenarios.filteredSearch(), scenarios.workloadSearch(), scenarios.offerPage(), scenarios.quote(renter),
-        scenarios.holdAndRelease(agent))) {
+        scenarios.holdAndRelease(agentTokens))) {
       size.gateway.add(measure(load, scenario, size.hosts, "gateway"));
     }
     size.overlaps = Overlaps.count(pool);

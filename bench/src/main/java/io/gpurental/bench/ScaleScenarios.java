@@ -76,18 +76,16 @@ final class ScaleScenarios {
    * payment started) and its release (cancel), timed as one: the transaction that picks free GPUs
    * under the exclusion constraint, and the one that frees them.
    */
-  Scenario holdAndRelease(String renterToken) {
-    MultiMap headers = Fixtures.json(renterToken);
-    MultiMap bearer = Fixtures.bearer(renterToken);
-    // API clients must send an Idempotency-Key with a booking: a new one per hold
+  Scenario holdAndRelease(List<String> tokens) {
+    // API clients must send an Idempotency-Key with a booking: a new one per hold; the tokens in turn
     return Scenarios.of("hold + release", n -> Request.post("/api/v1/reservations",
-        MultiMap.caseInsensitiveMultiMap().addAll(headers).add("Idempotency-Key", "bench-hold-" + UUID.randomUUID()),
+        Fixtures.json(tokens.get((int) (n % tokens.size()))).add("Idempotency-Key", "bench-hold-" + UUID.randomUUID()),
         new JsonObject()
         .put("offer_id", "off_b" + bookable(n)).put("gpu_count", HOLD_COUNTS[(int) (n % 4)]).put("hours", 4)
         .put("start", hour(FREE_FROM_HOURS + 24 * 7 + (int) (n % 48))).put("ssh_public_key", SSH_KEY)
         .put("payment", "checkout").toBuffer())
         .then(held -> Request.post("/api/v1/reservations/" + held.toJsonObject().getString("id") + "/cancel",
-            bearer, null)));
+            Fixtures.bearer(tokens.get((int) (n % tokens.size()))), null)));
   }
 
   /** The build's version (public, no database): compared with the liveness probe. */

@@ -34,15 +34,34 @@ final class Fixtures {
 
   /** Signs {@code login} in through the sandbox GitHub and creates an API token with these scopes. */
   Future<String> token(String login, JsonArray scopes) {
+    return token(login, scopes, null);
+  }
+
+  /**
+   * As {@link #token(String, JsonArray)}, with a budget set by the signed-in person (null: none).
+   * A budget whose approval threshold is 0 makes every reservation of the token wait for approval:
+   * a hold without a payment.
+   */
+  Future<String> token(String login, JsonArray scopes, JsonObject budget) {
     WebClientSession browser = WebClientSession.create(web);
     return browser.get("/auth/github").send()
         .compose(start -> browser.getAbs(location(start) + "&login=" + login).send())
         .compose(approved -> browser.getAbs(location(approved)).send())
         .compose(landed -> browser.get("/api/v1/me").send())
-        .compose(me -> browser.post("/api/v1/tokens").putHeader("Origin", base.toString())
-            .putHeader("X-CSRF-Token", expect(me, 200).getString("csrf_token"))
-            .sendJsonObject(new JsonObject().put("name", "bench").put("scopes", scopes)))
-        .map(created -> expect(created, 201).getString("token"));
+        .compose(me -> {
+          String csrf = expect(me, 200).getString("csrf_token");
+          return browser.post("/api/v1/tokens").putHeader("Origin", base.toString()).putHeader("X-CSRF-Token", csrf)
+              .sendJsonObject(new JsonObject().put("name", "bench").put("scopes", scopes))
+              .map(created -> expect(created, 201))
+              .compose(created -> budget == null ? Future.succeededFuture(created.getString("token"))
+                  : browser.put("/api/v1/tokens/" + created.getString("id") + "/budget")
+                      .putHeader("Origin", base.toString()).putHeader("X-CSRF-Token", csrf)
+                      .sendJsonObject(budget)
+                      .map(set -> {
+                        expect(set, 200);
+                        return created.getString("token");
+                      }));
+        });
   }
 
   /** Creates a site and {@code count} hosts of 8 H100s, enrols each as its agent would and activates it. */

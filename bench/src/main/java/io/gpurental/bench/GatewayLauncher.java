@@ -14,6 +14,11 @@ final class GatewayLauncher {
   private GatewayLauncher() {}
 
   static ServerProcess start(Path jar, Path work, int pgPort) {
+    return start(jar, work, pgPort, Map.of());
+  }
+
+  /** As {@link #start(Path, Path, int)}, with settings of the run's own on top. */
+  static ServerProcess start(Path jar, Path work, int pgPort, Map<String, String> settings) {
     int http = FreePort.next();
     Map<String, String> env = new HashMap<>();
     env.put("GATEWAY_HTTP_PORT", Integer.toString(http));
@@ -34,6 +39,7 @@ final class GatewayLauncher {
     env.put("GATEWAY_FLEET_HEARTBEAT_INTERVAL_SECONDS", "600");
     // the demo agents report this machine's disk, which may be nearly full on a build machine
     env.put("GATEWAY_FLEET_HEALTH_DISK_FREE_MIN_GB", "0");
+    env.putAll(settings);
     return ServerProcess.start("gateway", List.of("-jar", jar.toString()), env, work.resolve("gateway.log"), http,
         "/health/ready");
   }

@@ -108,16 +108,17 @@ public final class LoadGenerator {
       }
       return client.request(options)
           .compose(req -> request.body() == null ? req.send() : req.send(request.body()))
-          .compose(response -> response.body().compose(body -> check(response, body)));
+          .compose(response -> response.body().compose(body -> check(response, body)))
+          .compose(body -> request.then() == null ? Future.succeededFuture() : send(request.then().apply(body)));
     }
 
-    private Future<Void> check(HttpClientResponse response, Buffer body) {
+    private Future<Buffer> check(HttpClientResponse response, Buffer body) {
       int status = response.statusCode();
       if (status < 200 || status > 299) {
         String text = body.length() > 300 ? body.getString(0, 300) : body.toString();
         return Future.failedFuture("HTTP " + status + ": " + text);
       }
-      return Future.succeededFuture();
+      return Future.succeededFuture(body);
     }
 
     private void record(long started, String error) {

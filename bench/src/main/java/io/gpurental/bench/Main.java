@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
  * free loopback ports), makes the fixtures through its API, measures each scenario, then starts
  * the bare-stack baseline on the same database and measures it the same way, and prints the table.
  */
-@Command(name = "gpu-bench", mixinStandardHelpOptions = true,
+@Command(name = "gpu-bench", mixinStandardHelpOptions = true, subcommands = Scale.class,
     description = "Closed-loop benchmarks of the gateway against the bare-stack baseline (loopback only).")
 public final class Main implements Callable<Integer> {
   @Option(names = "--gateway-jar", description = "The gateway's shaded jar (default: ${DEFAULT-VALUE}).")
@@ -121,7 +121,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /** The run's database is throw-away; its logs stay for reading. */
-  private static void deleteTree(Path dir) throws java.io.IOException {
+  static void deleteTree(Path dir) throws java.io.IOException {
     if (Files.exists(dir)) {
       try (var paths = Files.walk(dir)) {
         paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -69,6 +69,40 @@ class LoadGeneratorTest {
     }
   }
 
+  /**
+   * A request with a follow-up (a hold, then its release): the follow-up is made from the first
+   * answer's body and both are timed as one; a first request that fails sends no follow-up.
+   */
+  @Test
+  void sendsTheFollowUpMadeFromTheAnswerAndTimesBothAsOne() {
+    Vertx vertx = Vertx.vertx();
+    java.util.List<String> paths = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    try {
+      HttpServer server = vertx.createHttpServer().requestHandler(request -> {
+        paths.add(request.path());
+        boolean fail = request.path().equals("/hold") && "fail".equals(request.getParam("mode"));
+        request.response().setStatusCode(fail ? 409 : 200).end(request.path().equals("/hold") ? "{\"id\":\"rsv_1\"}" : "ok");
+      }).listen(0, "127.0.0.1").await();
+      LoadGenerator load = new LoadGenerator(vertx, URI.create("http://127.0.0.1:" + server.actualPort()));
+      Scenario pair = Scenarios.of("pair", n -> Request.get("/hold", null)
+          .then(held -> Request.get("/release/" + held.toJsonObject().getString("id"), null)));
+      Result result = load.run(pair, 1, Duration.ZERO, Duration.ofMillis(200)).await();
+      assertTrue(result.requests() >= 1);
+      assertEquals(2 * result.requests(), paths.size(), "each recorded request is the pair: " + paths);
+      assertEquals("/release/rsv_1", paths.get(1));
+      assertEquals(0, result.errors());
+
+      paths.clear();
+      Scenario refused = Scenarios.of("refused", n -> Request.get("/hold?mode=fail", null)
+          .then(held -> Request.get("/release/never", null)));
+      Result failed = load.run(refused, 1, Duration.ZERO, Duration.ofMillis(100)).await();
+      assertEquals(failed.requests(), failed.errors());
+      assertTrue(paths.stream().noneMatch(p -> p.startsWith("/release")), "no release after a refused hold: " + paths);
+    } finally {
+      vertx.close().await();
+    }
+  }
+
   /** Answers 500 to the 1st, 3rd, 5th… request and 200 to the others. */
   private static HttpServer alternating(Vertx vertx, AtomicLong served) {
     return vertx.createHttpServer().requestHandler(request -> request.response()

@@ -89,8 +89,6 @@ public final class Gateway {
   private static final Duration PRUNE_EVERY = Duration.ofHours(1);
   /** How long an event loop may be blocked before the warning carries its stack trace. */
   private static final Duration BLOCKED_STACK_AFTER = Duration.ofSeconds(2);
-  /** Well inside the hour for which a search trusts an offer's precomputed uptime (V24). */
-  private static final Duration OFFER_FIGURES_EVERY = Duration.ofMinutes(15);
   /** Longest a stopping node waits to leave the cluster (under the test harness's 60 s for a stop). */
   private static final Duration CLUSTER_LEAVE_TIMEOUT = Duration.ofSeconds(20);
 
@@ -412,7 +410,7 @@ public final class Gateway {
     jobs.schedule(PRUNE_IDEMPOTENCY_KEYS, PRUNE_EVERY, reservations::pruneIdempotencyKeys);
     jobs.schedule(PRUNE_OAUTH, PRUNE_EVERY, auth::pruneOAuth);
     // uptime moves with time and scheduled prices take effect: a search trusts a row for an hour
-    jobs.schedule(OfferFigures.REFRESH_JOB, OFFER_FIGURES_EVERY, catalog.figures()::refreshAll);
+    jobs.schedule(OfferFigures.REFRESH_JOB, config.pricing().offerFiguresRefresh(), catalog.figures()::refreshAll);
     jobs.schedule(PRUNE_STRIPE_EVENTS, PRUNE_EVERY, payments::pruneStripeEvents);
     reservations.scheduleJobs(jobs);
     payments.scheduleJobs(jobs);

@@ -27,6 +27,13 @@ final class BareRoutes {
     this.pool = pool;
   }
 
+  /** The floor for any answer from the database: one row by its primary key, as JSON. */
+  void db(RoutingContext ctx) {
+    pool.preparedQuery(BareSql.ONE_ROW).execute(Tuple.of(ctx.request().getParam("id")))
+        .map(rows -> rows.size() == 0 ? new JsonObject() : rows.iterator().next().toJson())
+        .onSuccess(ctx::json).onFailure(ctx::fail);
+  }
+
   /** The catalog search for the default window (now, one hour), every column as JSON. */
   void offers(RoutingContext ctx) {
     OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);

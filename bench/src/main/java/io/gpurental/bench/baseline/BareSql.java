@@ -6,6 +6,8 @@ package io.gpurental.bench.baseline;
  * gateway's layers, not a different query.
  */
 final class BareSql {
+  /** The /db floor: one offer by its primary key. */
+  static final String ONE_ROW = "SELECT id, host_id, cpu_cores_per_gpu, ram_gb_per_gpu, nvme_gb_per_gpu FROM offers WHERE id = $1";
   /** catalog.CatalogRepository.OFFERS: $1 start, $2 end, $3..$9 filters (all null for an open search). */
   static final String OFFERS = """
       WITH busy AS (SELECT DISTINCT gpu_id FROM booked_gpus_view WHERE period && tstzrange($1, $2)),

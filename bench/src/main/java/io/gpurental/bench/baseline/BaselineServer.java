@@ -54,6 +54,7 @@ public final class BaselineServer extends VerticleBase {
     BareRoutes routes = new BareRoutes(pool);
     Router router = Router.router(vertx);
     router.get("/health/live").handler(ctx -> ctx.json(new JsonObject().put("status", "UP")));
+    router.get("/db").handler(routes::db);
     router.get("/api/v1/offers").handler(routes::offers);
     router.get("/api/v1/operator/economics").handler(routes::economics);
     router.post("/api/v1/*").handler(BodyHandler.create().setBodyLimit(65536));

@@ -46,16 +46,6 @@ public final class CatalogRepository {
         SELECT (SELECT max(id) FROM prices) AS price_id,
                (SELECT max(effective_from) FROM prices WHERE effective_from <= now()) AS effective_from
         WHERE $9::text IS NULL),
-      -- every host's GPUs counted in one pass (all, and the healthy ones no booking holds) and
-      -- hash-joined with the listed offers below: counting per listed host (an index probe each,
-      -- in nested loops the planner chose from its low estimate of the hosts listed) took seconds
-      -- at 10,000 hosts; for one offer only its host's GPUs, through the index
-      counted AS MATERIALIZED (
-        SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
-               (count(*) FILTER (WHERE g.health = 'healthy' AND g.id NOT IN (SELECT gpu_id FROM busy))) :: integer AS free
-        FROM fleet_gpus_view g
-        WHERE $9::text IS NULL OR g.host_id = (SELECT host_id FROM offers WHERE id = $9)
-        GROUP BY g.host_id),
       -- the offers that pass the filters: a search takes model, VRAM, price and uptime from the
       -- offer's precomputed row (V24) while it holds, else (and for one offer asked for by id:
       -- offer page, quote) from the views
@@ -96,7 +86,18 @@ public final class CatalogRepository {
           AND ($5::text IS NULL OR h.region = $5)
           AND ($6::text IS NULL OR h.site_id = $6 OR lower(h.site_name) = lower($6))
           AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
-          AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8))
+          AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)),
+      -- the GPUs of the listed hosts only (of the one offer's host, through the index), counted
+      -- against the window's bookings: the work follows the hosts a search lists, not the fleet.
+      -- Written as a filter (IN inside an OR), not a join: the planner cannot estimate how many
+      -- hosts are listed, and from a low guess it looped over them with an index probe each
+      counted AS MATERIALIZED (
+        SELECT g.host_id, min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
+               (count(*) FILTER (WHERE g.health = 'healthy' AND g.id NOT IN (SELECT gpu_id FROM busy))) :: integer AS free
+        FROM fleet_gpus_view g
+        WHERE ($9::text IS NULL AND g.host_id IN (SELECT host_id FROM listed))
+           OR g.host_id = (SELECT host_id FROM offers WHERE id = $9)
+        GROUP BY g.host_id)
 
       SELECT l.id, l.host_id, l.host_name, l.host_status, l.site_name AS site, l.region, l.country,
              g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,

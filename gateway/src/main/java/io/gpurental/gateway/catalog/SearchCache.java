@@ -53,12 +53,20 @@ final class SearchCache {
     }
     Future<List<OfferRow>> rows = load.get();
     synchronized (this) {
+      // expired searches are dropped, not kept until 1,000 others push them out: each holds the
+      // rows of every offer it listed (at 10,000 hosts, 300 windows of a search held ~4 GiB)
+      entries.values().removeIf(entry -> entry.expiresAtNanos() <= now);
       // a change announced while loading makes this result stale: serve it once, don't keep it
       if (generation == loadedInGeneration) {
         entries.put(key, new Entry(rows, now + lifetime.toNanos()));
       }
     }
     return Futures.onCallerContext(vertx, rows);
+  }
+
+  /** Searches held now (expired ones included until the next miss drops them). */
+  synchronized int size() {
+    return entries.size();
   }
 
   synchronized void clear() {

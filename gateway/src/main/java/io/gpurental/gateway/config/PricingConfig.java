@@ -12,7 +12,8 @@ public record PricingConfig(
     Duration quoteTtl,
     String quoteSigningKey,
     int maxHours,
-    Duration searchCacheLifetime) {
+    Duration searchCacheLifetime,
+    Duration offerFiguresRefresh) {
 
   /** From {@code minHours} of booking on, {@code bps} off the base price. */
   public record DurationDiscount(int minHours, int bps) {}

@@ -33,7 +33,9 @@ public final class PricingSettings {
         Duration.ofMinutes(s.intBetween("pricing.quote_ttl_minutes", 1, 24 * 60)),
         key,
         s.intBetween("pricing.max_hours", 1, 24 * 366),
-        Duration.ofSeconds(s.intBetween("pricing.search_cache_seconds", 1, 3600)));
+        Duration.ofSeconds(s.intBetween("pricing.search_cache_seconds", 1, 3600)),
+        // under the hour for which a search trusts an offer's precomputed uptime (V24)
+        Duration.ofMinutes(s.intBetween("pricing.offer_figures_refresh_minutes", 1, 59)));
   }
 
   private static List<PricingConfig.DurationDiscount> discounts(List<String> entries) {

@@ -12,7 +12,7 @@ class PriceCalculatorTest {
   private static PriceCalculator calculator(int feeBps, int taxBps) {
     return new PriceCalculator(PriceTerms.fromConfig(new PricingConfig("usd", feeBps, taxBps,
         List.of(new PricingConfig.DurationDiscount(24, 500), new PricingConfig.DurationDiscount(168, 1500)),
-        Duration.ofMinutes(15), "k".repeat(32), 720, Duration.ofSeconds(5)), 1000));
+        Duration.ofMinutes(15), "k".repeat(32), 720, Duration.ofSeconds(5), Duration.ofMinutes(15)), 1000));
   }
 
   @Test

@@ -397,7 +397,7 @@ public final class Gateway {
     alerts.scheduleJobs(jobs);
     features.add(new EconomicsFeature(pool, config.pricing().currency()));
     // agents sit on top: the MCP tools run on the services the REST API uses
-    features.add(new AgentsFeature(mcp, new AgentsFeature.Services(catalog.queries(), catalog.quotes(),
+    features.add(new AgentsFeature(vertx, mcp, new AgentsFeature.Services(catalog.queries(), catalog.quotes(),
         reservations.bookings(), auth::apiToken, auth::limitWrites, auth.tokenBudgets(),
         () -> terms.get().map(current -> ReservationsFeature.cancellationPolicy(current.cancellationFeeBps())),
         ReservationsFeature.readyGuarantee(config.fleet()),

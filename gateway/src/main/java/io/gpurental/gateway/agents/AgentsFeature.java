@@ -55,12 +55,13 @@ public final class AgentsFeature implements Feature {
     return ToolDeclarations.load(vertx, mapper).map(tools -> new Declarations(tools, mapper));
   }
 
-  public AgentsFeature(Declarations declarations, Services services, String publicBase, int maxHours,
+  public AgentsFeature(Vertx vertx, Declarations declarations, Services services, String publicBase, int maxHours,
       String version) {
     McpJsonMapper mapper = declarations.mapper();
     this.access = new McpAccess(services.apiTokens(), services.writeLimit(), publicBase, declarations.tools());
-    this.endpoint = new McpEndpoint(mapper, access);
-    ToolCalls calls = new ToolCalls(mapper);
+    UrlElicitationClients urlElicitation = new UrlElicitationClients(vertx);
+    this.endpoint = new McpEndpoint(mapper, access, urlElicitation);
+    ToolCalls calls = new ToolCalls(mapper, urlElicitation::declared);
     Map<String, ToolCalls.Work> work = new HashMap<>(new CatalogTools(services.catalog(), services.quotes(), maxHours)
         .work());
     work.putAll(new ReservationTools(services.bookings(), publicBase).work());

@@ -41,12 +41,14 @@ final class McpEndpoint implements McpStatelessServerTransport {
   private static final String SSE = "text/event-stream";
   private final McpJsonMapper mapper;
   private final McpAccess access;
+  private final UrlElicitationClients urlElicitation;
   private volatile McpStatelessServerHandler handler;
   private volatile boolean closing;
 
-  McpEndpoint(McpJsonMapper mapper, McpAccess access) {
+  McpEndpoint(McpJsonMapper mapper, McpAccess access, UrlElicitationClients urlElicitation) {
     this.mapper = mapper;
     this.access = access;
+    this.urlElicitation = urlElicitation;
   }
 
   @Override
@@ -122,6 +124,8 @@ final class McpEndpoint implements McpStatelessServerTransport {
       return;
     }
     access.limitWrites(caller, object)
+        // noted before the initialize is answered, so the client's next call finds it
+        .compose(v -> urlElicitation.noteInitialize(caller, object))
         .onSuccess(v -> run(ctx, caller, object, text))
         .onFailure(failure -> refuse(ctx, failure));
   }

@@ -1,9 +1,14 @@
 package io.gpurental.gateway.agents;
 
 import io.gpurental.gateway.platform.Hashes;
+import io.gpurental.gateway.platform.Money;
 import io.gpurental.gateway.reservations.Bookings;
 import io.vertx.core.Future;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -48,8 +53,34 @@ final class ReservationTools {
     return bookings.hasSavedCard(call.caller()).compose(saved -> {
       body.put("payment", saved ? "saved_card" : "checkout");
       return bookings.create(call.caller(), body, key(call), call.onProblem())
-          .compose(answer -> paid(answer, saved));
+          .compose(answer -> paid(answer, saved))
+          .compose(answer -> answer.getString("checkout_url") == null ? Future.succeededFuture(answer)
+              : call.urlElicitation().get().compose(url -> url ? Future.failedFuture(elicitation(answer))
+                  : Future.succeededFuture(answer)));
     });
+  }
+
+  /**
+   * For a client that declared URL-mode elicitation: the JSON-RPC error {@code -32042}
+   * (URLElicitationRequiredError, MCP 2025-11-25) naming the checkout page, its elicitation id the
+   * reservation's, so a retry under the same idempotency key answers the same elicitation.
+   */
+  private static McpError elicitation(JsonObject answer) {
+    JsonObject reservation = answer.getJsonObject("reservation");
+    JsonObject total = reservation.getJsonObject("price", new JsonObject()).getJsonObject("total");
+    String amount = total == null ? "the reservation"
+        : Money.format(total.getLong("amount"), total.getString("currency"));
+    String message = "Pay " + amount + " for reservation " + reservation.getString("id") + " at this checkout page."
+        + " The GPUs are held until " + reservation.getString("hold_expires_at") + "; unpaid by then, the hold ends.";
+    Map<String, Object> url = new LinkedHashMap<>();
+    url.put("mode", "url");
+    url.put("elicitationId", reservation.getString("id"));
+    url.put("url", answer.getString("checkout_url"));
+    url.put("message", message);
+    return McpError.builder(McpSchema.ErrorCodes.URL_ELICITATION_REQUIRED)
+        .message("A human must pay at the checkout page: " + message)
+        .data(Map.of("elicitations", List.of(url)))
+        .build();
   }
 
   private Future<JsonObject> extend(ToolCalls.Call call) {

@@ -9,6 +9,7 @@ import io.gpurental.gateway.platform.http.ProblemRecorder;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.vertx.core.Context;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -39,9 +42,11 @@ final class ToolCalls {
   private static final Logger LOG = LoggerFactory.getLogger(ToolCalls.class);
   private static final TypeRef<Map<String, Object>> MAP = new TypeRef<>() {};
   private final McpJsonMapper mapper;
+  private final Function<Principal, Future<Boolean>> urlElicitation;
 
   /** What a tool gets: the caller, its arguments, and where to leave an idempotency recorder. */
-  record Call(String tool, Principal caller, JsonObject args, AtomicReference<ProblemRecorder> recorder) {
+  record Call(String tool, Principal caller, JsonObject args, AtomicReference<ProblemRecorder> recorder,
+      Supplier<Future<Boolean>> urlElicitation) {
     /** For services that keep failed answers under an idempotency key. */
     Consumer<ProblemRecorder> onProblem() {
       return recorder::set;
@@ -54,8 +59,10 @@ final class ToolCalls {
     Future<JsonObject> run(Call call);
   }
 
-  ToolCalls(McpJsonMapper mapper) {
+  /** {@code urlElicitation}: whether a caller's client declared URL-mode elicitation at its initialize. */
+  ToolCalls(McpJsonMapper mapper, Function<Principal, Future<Boolean>> urlElicitation) {
     this.mapper = mapper;
+    this.urlElicitation = urlElicitation;
   }
 
   BiFunction<McpTransportContext, McpSchema.CallToolRequest, Mono<CallToolResult>> handler(
@@ -64,7 +71,8 @@ final class ToolCalls {
       Principal caller = (Principal) transport.get(PRINCIPAL);
       Context context = (Context) transport.get(VERTX_CONTEXT);
       String requestId = (String) transport.get(REQUEST_ID);
-      Call call = new Call(declared.tool().name(), caller, arguments(request), new AtomicReference<>());
+      Call call = new Call(declared.tool().name(), caller, arguments(request), new AtomicReference<>(),
+          () -> urlElicitation.apply(caller));
       return Mono.<CallToolResult>create(sink -> context.runOnContext(v -> Future.succeededFuture()
               .compose(x -> {
                 declared.scope().filter(needed -> caller.scopes().stream().noneMatch(s -> s.grants(needed.id())))
@@ -76,8 +84,16 @@ final class ToolCalls {
                 return work.run(call);
               })
               .map(this::success)
-              .recover(failure -> failed(call, failure, requestId))
-              .onComplete(done -> sink.success(done.result()))))
+              // an McpError (URL elicitation required) is a JSON-RPC error, not a tool result
+              .recover(failure -> failure instanceof McpError ? Future.failedFuture(failure)
+                  : failed(call, failure, requestId))
+              .onComplete(done -> {
+                if (done.succeeded()) {
+                  sink.success(done.result());
+                } else {
+                  sink.error(done.cause());
+                }
+              })))
           .publishOn(Schedulers.boundedElastic());
     };
   }

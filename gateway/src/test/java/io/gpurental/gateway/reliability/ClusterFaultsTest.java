@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import io.gpurental.gateway.testing.Eventually;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -25,7 +27,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Three gateway JVMs, 200 clients and 5,000 reservation attempts on 20 GPUs over 48 one-hour
  * slots; a third of the way through one node is killed with SIGKILL. No GPU is ever booked twice,
  * every 201 has its row, every refusal is a 409 problem+json, and the only requests without an
- * answer are those the killed node had in flight. Then, on the same database with the exclusion
+ * answer are those the killed node had in flight. Then another node is stopped with SIGTERM under
+ * steady load: it turns unready first, answers every request it accepted and exits within 30 s.
+ * Last, on the same database with the exclusion
  * constraint dropped, a naive check-then-insert books one GPU-hour ten times, and the same overlap
  * check counts it: a zero from the check means something.
  *
@@ -33,13 +37,14 @@ import org.junit.jupiter.api.TestMethodOrder;
  * order: the last one breaks the database on purpose.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class BookingStormTest {
+class ClusterFaultsTest {
   /** 8 H200 + 8 L40S + 4 A100 of the demo fleet: 20 GPUs. */
   private static final List<String> OFFERS = List.of("off_nyc_h200_01", "off_fra_l40s_01", "off_fra_a100_01");
   private static final int ATTEMPTS = Integer.getInteger("storm.attempts", 5_000);
   private static final int CLIENTS = 200;
   private static final int SLOTS = 48;
   private static final int NAIVE_BOOKERS = 10;
+  private static final int STEADY_CLIENTS = 8;
   private static GatewayCluster cluster;
 
   @BeforeAll
@@ -94,6 +99,38 @@ class BookingStormTest {
     assertEquals(result.created.size(), storedOf(result.created.keySet()), "every 201 has its reservation row");
     assertTrue(result.created.size() > 0 && result.conflicts.get() > 0, result.summary(ATTEMPTS));
     assertTrue(result.createdAfterFault.get() > 0, "the survivors kept booking: " + result.summary(ATTEMPTS));
+  }
+
+  @Test
+  @Order(2)
+  void aNodeStoppedWithSigtermTurnsUnreadyFinishesWhatItAcceptedAndExits() throws Exception {
+    GatewayProcess node = cluster.node(2);
+    String token = RemoteSignIn.renterToken(node, "steady");
+    ReadinessWatch readiness = ReadinessWatch.start(node);
+    SteadyLoad load = new SteadyLoad(node, "/api/v1/offers", token, () -> readiness.firstUnreadyNanos.get() == 0);
+    load.start(STEADY_CLIENTS);
+    try {
+      Eventually.eventually("100 answers under steady load", Duration.ofSeconds(60), load.answered::get,
+          answered -> answered >= 100);
+      long terminated = System.nanoTime();
+      node.terminate();
+      int exit = node.awaitExit(Duration.ofSeconds(30));
+      long exitMillis = (System.nanoTime() - terminated) / 1_000_000;
+      load.stop();
+      readiness.stop();
+      System.out.printf("SIGTERM under steady load (%d clients): exited (%d) after %d ms; unready after %d ms,"
+          + " refusing connections after %d ms; answers %s, %d cut%n", STEADY_CLIENTS, exit, exitMillis,
+          readiness.millisAfter(terminated, readiness.firstUnreadyNanos.get()),
+          readiness.millisAfter(terminated, load.firstRefusedNanos.get()), load.statuses, load.cut.size());
+      assertTrue(load.cut.isEmpty(), "accepted requests cut: " + load.cut.stream().limit(5).toList());
+      assertEquals(java.util.Set.of(200), load.statuses.keySet(), "answers: " + load.statuses);
+      assertTrue(readiness.firstUnreadyNanos.get() != 0, "/health/ready answered 503 while draining");
+      assertTrue(load.firstRefusedNanos.get() == 0 || readiness.firstUnreadyNanos.get() <= load.firstRefusedNanos.get(),
+          "unready before it refused connections");
+    } finally {
+      load.stop();
+      readiness.stop();
+    }
   }
 
   @Test

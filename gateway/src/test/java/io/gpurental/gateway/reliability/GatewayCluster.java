@@ -105,6 +105,14 @@ public final class GatewayCluster implements AutoCloseable {
     return nodes.get(index);
   }
 
+  /** Starts node {@code index} again after it ended, and waits until it is ready with {@code members} members. */
+  public GatewayProcess restart(int index, int members) {
+    GatewayProcess node = nodes.get(index).relaunch();
+    nodes.set(index, node);
+    node.awaitReady(members, START_TIMEOUT);
+    return node;
+  }
+
   /** Where the nodes' output goes (one log file each), for a failure's message. */
   public Path logDirectory() {
     return logDirectory;

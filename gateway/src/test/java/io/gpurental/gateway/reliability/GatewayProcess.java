@@ -67,6 +67,14 @@ public final class GatewayProcess implements AutoCloseable {
     }
   }
 
+  /** A new process of this node (same name, ports, settings and log file), after this one ended. */
+  public GatewayProcess relaunch() {
+    if (process.isAlive()) {
+      throw new IllegalStateException(name + " is still running");
+    }
+    return launch(name, settings, log.getParent());
+  }
+
   public String name() {
     return name;
   }

@@ -22,10 +22,19 @@ public final class RemoteSignIn {
 
   /** An API token of {@code login} with every renter scope. */
   public static String renterToken(GatewayProcess node, String login) {
+    return token(node, login, new JsonArray().add("catalog:read").add("reservations:write").add("payments:write"));
+  }
+
+  /** An API token of the sandbox operator with every renter scope and the operator scope. */
+  public static String operatorToken(GatewayProcess node) {
+    return token(node, "operator", new JsonArray().add("catalog:read").add("reservations:write")
+        .add("payments:write").add("operator"));
+  }
+
+  private static String token(GatewayProcess node, String login, JsonArray scopes) {
     WebSession browser = browser(node, login);
     HttpResponse<String> created = expect(201, browser.write("POST", node.url("/api/v1/tokens"), new JsonObject()
-        .put("name", "faults").put("scopes", new JsonArray().add("catalog:read").add("reservations:write")
-            .add("payments:write"))));
+        .put("name", "faults").put("scopes", scopes)));
     return new JsonObject(created.body()).getString("token");
   }
 

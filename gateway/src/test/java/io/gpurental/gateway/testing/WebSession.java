@@ -111,6 +111,11 @@ public final class WebSession {
     csrfToken = response.statusCode() == 200 ? new JsonObject(response.body()).getString("csrf_token") : null;
   }
 
+  /** Sends this CSRF token from now on (read from a /me answer the caller fetched itself). */
+  public void useCsrfToken(String token) {
+    csrfToken = token;
+  }
+
   public Optional<HttpCookie> cookie(String name) {
     return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name)).findFirst();
   }

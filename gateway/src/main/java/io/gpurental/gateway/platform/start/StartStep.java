@@ -87,13 +87,19 @@ public final class StartStep {
   /**
    * A failure that a slow or briefly unavailable dependency explains and a retry may cure:
    * PostgreSQL unavailable or slow (the pool's wait, a statement timeout, a dropped connection),
-   * or any timeout (a cluster lock, a Hazelcast operation, an event-bus request).
+   * any timeout (a cluster lock, a Hazelcast operation, an event-bus request), or a transaction
+   * PostgreSQL aborted for another's sake (a deadlock, a serialization failure), which it asks to
+   * retry: nodes started at once seed the same rows at once (steps run here repeat safely).
    */
   static boolean isTransient(Throwable failure) {
     if (DatabaseOutages.isOutage(failure)) {
       return true;
     }
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof io.vertx.pgclient.PgException pg
+          && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()))) {
+        return true;
+      }
       String type = cause.getClass().getName();
       String message = String.valueOf(cause.getMessage());
       if (cause instanceof TimeoutException || type.endsWith("OperationTimeoutException")

@@ -1,0 +1,179 @@
+package io.gpurental.gateway.reliability;
+
+import io.gpurental.gateway.platform.db.DatabaseTarget;
+import io.gpurental.gateway.platform.db.Migrations;
+import io.gpurental.gateway.testing.FreePorts;
+import io.gpurental.gateway.testing.FreezableProxy;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A cluster of gateway JVMs on loopback, for tests about faults: one embedded PostgreSQL of its own
+ * (migrated once, before any node starts) reached through a {@link FreezableProxy}, one Hazelcast
+ * cluster with a name of its own and every member listed, each node on ports of its own.
+ * Usable by the benchmark too: nothing here depends on JUnit.
+ */
+public final class GatewayCluster implements AutoCloseable {
+  /** A node start took up to 2 min on a machine loaded to 20 on 2 cores; three start at once. */
+  public static final Duration START_TIMEOUT = Duration.ofMinutes(4);
+
+  private final EmbeddedPostgres database;
+  private final FreezableProxy proxy;
+  private final List<GatewayProcess> nodes = new ArrayList<>();
+  private final Path logDirectory;
+
+  private GatewayCluster(EmbeddedPostgres database, FreezableProxy proxy, Path logDirectory) {
+    this.database = database;
+    this.proxy = proxy;
+    this.logDirectory = logDirectory;
+  }
+
+  /** Starts PostgreSQL and {@code size} nodes and waits until each is ready and sees all the others. */
+  public static GatewayCluster start(int size, Map<String, String> extraSettings) {
+    EmbeddedPostgres database;
+    try {
+      database = EmbeddedPostgres.builder().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the cluster's PostgreSQL", e);
+    }
+    Migrations.migrate(new DatabaseTarget("127.0.0.1", database.getPort(), "postgres", "postgres", ""));
+    GatewayCluster cluster;
+    try {
+      cluster = new GatewayCluster(database, FreezableProxy.start("127.0.0.1", database.getPort()),
+          // under the module's target/, so `mvn clean` removes the nodes' logs and state
+          Files.createTempDirectory(Files.createDirectories(java.nio.file.Path.of("target")), "gateway-cluster-"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      cluster.launch(size, extraSettings);
+      List<CompletableFuture<Void>> ready = cluster.nodes.stream()
+          .map(node -> CompletableFuture.runAsync(() -> node.awaitReady(size, START_TIMEOUT))).toList();
+      ready.forEach(CompletableFuture::join);
+      return cluster;
+    } catch (RuntimeException | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  private void launch(int size, Map<String, String> extraSettings) {
+    String clusterName = "faults-" + UUID.randomUUID();
+    int[] memberPorts = new int[size];
+    List<String> members = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      memberPorts[i] = FreePorts.next();
+      members.add("127.0.0.1:" + memberPorts[i]);
+    }
+    for (int i = 0; i < size; i++) {
+      Map<String, String> settings = new HashMap<>();
+      int httpPort = FreePorts.next();
+      settings.put("GATEWAY_HTTP_PORT", Integer.toString(httpPort));
+      settings.put("GATEWAY_HTTP_PUBLIC_URL", "http://127.0.0.1:" + httpPort);
+      settings.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "10");
+      settings.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePorts.next()));
+      settings.put("GATEWAY_DB_URL", "postgresql://postgres@127.0.0.1:" + proxy.port() + "/postgres");
+      settings.put("GATEWAY_CLUSTER_NAME", clusterName);
+      settings.put("GATEWAY_CLUSTER_PORT", Integer.toString(memberPorts[i]));
+      settings.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
+      settings.put("GATEWAY_CLUSTER_MEMBERS", String.join(",", members));
+      settings.put("GATEWAY_SANDBOX_SEED_HISTORY", "false");
+      settings.put("GATEWAY_RATE_LIMITS_AGENT_POLLS_PER_MINUTE", "100000");
+      settings.putAll(extraSettings);
+      nodes.add(GatewayProcess.launch("node" + (i + 1), settings, logDirectory));
+    }
+  }
+
+  public List<GatewayProcess> nodes() {
+    return nodes;
+  }
+
+  public GatewayProcess node(int index) {
+    return nodes.get(index);
+  }
+
+  /** Starts node {@code index} again after it ended, and waits until it is ready with {@code members} members. */
+  public GatewayProcess restart(int index, int members) {
+    GatewayProcess node = nodes.get(index).relaunch();
+    nodes.set(index, node);
+    node.awaitReady(members, START_TIMEOUT);
+    return node;
+  }
+
+  /** Where the nodes' output goes (one log file each), for a failure's message. */
+  public Path logDirectory() {
+    return logDirectory;
+  }
+
+  /** PostgreSQL stops answering (sockets open and silent, as a hung server), through the proxy. */
+  public void freezeDatabase() {
+    proxy.freeze();
+  }
+
+  public void thawDatabase() {
+    proxy.thaw();
+  }
+
+  /** A direct connection to PostgreSQL (not through the proxy), for the test's own checks. */
+  public Connection connection() {
+    try {
+      return database.getPostgresDatabase().getConnection();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot connect to the cluster's PostgreSQL", e);
+    }
+  }
+
+  /** The first column of the first row of {@code query}, as a long. */
+  public long count(String query) {
+    try (Connection connection = connection(); Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(query)) {
+      row.next();
+      return row.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("query failed: " + query, e);
+    }
+  }
+
+  public void execute(String sql) {
+    try (Connection connection = connection(); Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("statement failed: " + sql, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (GatewayProcess node : nodes) {
+      try {
+        node.close();
+      } catch (RuntimeException | AssertionError e) {
+        failure = failure == null ? new IllegalStateException("stopping " + node.name(), e) : failure;
+      }
+    }
+    proxy.close();
+    try {
+      database.close();
+    } catch (IOException e) {
+      failure = failure == null ? new UncheckedIOException(e) : failure;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

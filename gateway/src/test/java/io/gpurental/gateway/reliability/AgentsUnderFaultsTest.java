@@ -29,7 +29,6 @@ import org.junit.jupiter.api.Test;
 class AgentsUnderFaultsTest {
   private static final int AGENTS = 20;
   /** The built-in Stripe sandbox's key (config.StripeSettings), with which its hosted checkout is completed. */
-  private static final String SANDBOX_STRIPE_KEY = "sk_test_sandbox_51GatewayOfflineStandIn";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static GatewayCluster cluster;
 
@@ -114,7 +113,7 @@ class AgentsUnderFaultsTest {
     String session = ApiClient.sessionOf(reservation.getJsonObject("payment").getString("checkout_url"));
     HttpResponse<String> paid = HTTP.send(HttpRequest.newBuilder(URI.create(node.url(
             "/sandbox/stripe/_test/checkout/sessions/" + session + "/complete")))
-        .header("Authorization", "Bearer " + SANDBOX_STRIPE_KEY)
+        .header("Authorization", "Bearer " + cluster.faultControlKey())
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString("card=4242424242424242")).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(200, paid.statusCode(), paid.body());

@@ -148,6 +148,22 @@ public final class GatewayCluster implements AutoCloseable {
     }
   }
 
+  /** The first column of the first row of {@code query}, as text. */
+  public String text(String query) {
+    try (Connection connection = connection(); Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(query)) {
+      row.next();
+      return row.getString(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("query failed: " + query, e);
+    }
+  }
+
+  /** The sandbox's fault and test controls' key, which the first node made for this database. */
+  public String faultControlKey() {
+    return text("SELECT key FROM sandbox_fault_control_key");
+  }
+
   public void execute(String sql) {
     try (Connection connection = connection(); Statement statement = connection.createStatement()) {
       statement.execute(sql);

@@ -427,16 +427,20 @@ public final class Gateway {
   }
 
   /**
-   * Stops the node: readiness goes false, HTTP servers stop accepting and finish in-flight
-   * requests (bounded by the drain timeout), then the pool, the cluster member and embedded
-   * PostgreSQL stop.
+   * Stops the node: readiness goes false while the node still serves for the unready grace (so a
+   * load balancer polling readiness stops sending before anything is refused), then HTTP servers
+   * stop accepting and finish in-flight requests (bounded by the drain timeout), then the pool,
+   * the cluster member and embedded PostgreSQL stop.
    */
   public Future<Void> stop() {
     readiness.startDraining();
     jobs.stop();
-    LOG.info("Draining: finishing in-flight requests (at most {} s)", config.http().drainTimeout().toSeconds());
+    long graceMs = config.http().unreadyGrace().toMillis();
+    LOG.info("Draining: unready for {} ms while still serving, then finishing in-flight requests (at most {} s)",
+        graceMs, config.http().drainTimeout().toSeconds());
+    Future<Void> graceOver = graceMs == 0 ? Future.succeededFuture() : vertx.timer(graceMs).mapEmpty();
     // the demo agents first: they talk to these HTTP servers, and another node takes them over
-    Future<Void> agentsStopped = demoAgents == null ? Future.succeededFuture() : demoAgents.stop();
+    Future<Void> agentsStopped = graceOver.compose(v -> demoAgents == null ? Future.succeededFuture() : demoAgents.stop());
     CompletableFuture<Void> stopped = agentsStopped
         .eventually(() -> Future.join(vertx.deploymentIDs().stream().map(vertx::undeploy).toList()))
         .eventually(() -> Future.join(features.stream().map(Feature::close).toList()))

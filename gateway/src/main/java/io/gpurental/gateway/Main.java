@@ -64,7 +64,8 @@ public final class Main {
   }
 
   private static void stop(Gateway gateway) {
-    Duration bound = gateway.config().http().drainTimeout().plus(STOP_MARGIN);
+    Duration bound = gateway.config().http().unreadyGrace()
+        .plus(gateway.config().http().drainTimeout()).plus(STOP_MARGIN);
     try {
       gateway.stop().toCompletionStage().toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {

@@ -190,6 +190,7 @@ public final class ConfigLoader {
             ? URI.create("http://" + HostAddresses.urlHost(host) + ":" + port)
             : s.url("http.public_url", "http", "https"),
         Duration.ofSeconds(s.intBetween("http.drain_timeout_seconds", 0, 600)),
+        Duration.ofMillis(s.intBetween("http.unready_grace_ms", 0, 60_000)),
         s.bool("http.trust_forwarded_headers"));
   }
 

@@ -11,6 +11,7 @@ public record HttpConfig(
     int bodyLimitBytes,
     URI publicUrl,
     Duration drainTimeout,
+    Duration unreadyGrace,
     boolean trustForwardedHeaders) {
 
   /** Behind TLS the cookies get Secure and responses carry HSTS. */

@@ -31,6 +31,7 @@ class ConfigLoaderTest {
     assertEquals(0, config.db().embeddedPort(), "embedded PostgreSQL on any free port");
     assertEquals(List.of(), config.cluster().members());
     assertEquals(Duration.ofSeconds(20), config.http().drainTimeout());
+    assertEquals(Duration.ofMillis(2000), config.http().unreadyGrace());
   }
 
   @Test

@@ -85,6 +85,8 @@ public final class GatewayCluster implements AutoCloseable {
       settings.put("GATEWAY_HTTP_PORT", Integer.toString(httpPort));
       settings.put("GATEWAY_HTTP_PUBLIC_URL", "http://127.0.0.1:" + httpPort);
       settings.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "10");
+      // a node stopped with SIGTERM stays in service while it reports unready, as a load balancer needs
+      settings.put("GATEWAY_HTTP_UNREADY_GRACE_MS", "1500");
       settings.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePorts.next()));
       settings.put("GATEWAY_DB_URL", "postgresql://postgres@127.0.0.1:" + proxy.port() + "/postgres");
       settings.put("GATEWAY_CLUSTER_NAME", clusterName);

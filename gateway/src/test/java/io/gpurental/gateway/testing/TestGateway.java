@@ -52,6 +52,7 @@ public final class TestGateway implements AutoCloseable {
     env.put("GATEWAY_HTTP_PORT", Integer.toString(httpPort));
     env.put("GATEWAY_HTTP_PUBLIC_URL", "http://127.0.0.1:" + httpPort);
     env.put("GATEWAY_HTTP_DRAIN_TIMEOUT_SECONDS", "10");
+    env.put("GATEWAY_HTTP_UNREADY_GRACE_MS", "0");
     env.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePorts.next()));
     env.put("GATEWAY_DB_URL", TestDatabase.newDatabaseUrl());
     env.put("GATEWAY_CLUSTER_NAME", "test-" + UUID.randomUUID());

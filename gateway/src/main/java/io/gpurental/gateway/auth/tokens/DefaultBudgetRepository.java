@@ -3,7 +3,6 @@ package io.gpurental.gateway.auth.tokens;
 import io.gpurental.gateway.platform.audit.AuditLog;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -40,7 +39,7 @@ public final class DefaultBudgetRepository {
   static Future<Optional<TokenBudget>> find(SqlClient client, String accountId) {
     return client.preparedQuery(FIND).execute(Tuple.of(accountId)).map(rows -> {
       var found = rows.iterator();
-      return found.hasNext() ? Optional.of(budget(found.next())) : Optional.empty();
+      return found.hasNext() ? Optional.of(TokenBudget.fromRow(found.next())) : Optional.empty();
     });
   }
 
@@ -60,9 +59,4 @@ public final class DefaultBudgetRepository {
         b.monthlyCap(), b.totalCap(), b.maxPricePerGpuHour(), b.maxHours(), b.approvalThreshold()})).mapEmpty();
   }
 
-  private static TokenBudget budget(Row row) {
-    return new TokenBudget(row.getString("currency"), row.getLong("daily_cap"), row.getLong("monthly_cap"),
-        row.getLong("total_cap"), row.getLong("max_price_per_gpu_hour"), row.getInteger("max_hours"),
-        row.getLong("approval_threshold"));
-  }
 }

@@ -1,6 +1,7 @@
 package io.gpurental.gateway.auth.tokens;
 
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
 
 /**
  * What an API token may spend, in minor units of {@code currency}; a null cap is no cap. The
@@ -13,6 +14,13 @@ public record TokenBudget(String currency, Long dailyCap, Long monthlyCap, Long 
   public record Spent(long today, long thisMonth, long total) {}
 
   /** From a {@code TokenBudget} request body (validated against the contract). */
+  /** A budget as stored: a token's ({@code token_budgets}) and an account's default have the same columns. */
+  static TokenBudget fromRow(Row row) {
+    return new TokenBudget(row.getString("currency"), row.getLong("daily_cap"), row.getLong("monthly_cap"),
+        row.getLong("total_cap"), row.getLong("max_price_per_gpu_hour"), row.getInteger("max_hours"),
+        row.getLong("approval_threshold"));
+  }
+
   public static TokenBudget fromJson(String currency, JsonObject body) {
     return new TokenBudget(currency, body.getLong("daily_cap"), body.getLong("monthly_cap"), body.getLong("total_cap"),
         body.getLong("max_price_per_gpu_hour"), body.getInteger("max_hours"), body.getLong("approval_threshold"));

@@ -3,7 +3,6 @@ package io.gpurental.gateway.auth.tokens;
 import io.gpurental.gateway.platform.audit.AuditLog;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -38,7 +37,7 @@ public final class TokenBudgetRepository {
   private static Future<Optional<TokenBudget>> find(SqlClient client, String accountId, String tokenId) {
     return client.preparedQuery(FIND).execute(Tuple.of(tokenId, accountId)).map(rows -> {
       var found = rows.iterator();
-      return found.hasNext() ? Optional.of(budget(found.next())) : Optional.empty();
+      return found.hasNext() ? Optional.of(TokenBudget.fromRow(found.next())) : Optional.empty();
     });
   }
 
@@ -61,9 +60,4 @@ public final class TokenBudgetRepository {
                 source == null ? budget.toJson() : budget.toJson().put("source", source)).map(true)));
   }
 
-  private static TokenBudget budget(Row row) {
-    return new TokenBudget(row.getString("currency"), row.getLong("daily_cap"), row.getLong("monthly_cap"),
-        row.getLong("total_cap"), row.getLong("max_price_per_gpu_hour"), row.getInteger("max_hours"),
-        row.getLong("approval_threshold"));
-  }
 }

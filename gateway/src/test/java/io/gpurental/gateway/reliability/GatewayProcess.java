@@ -36,6 +36,9 @@ public final class GatewayProcess implements AutoCloseable {
   private final Map<String, String> settings;
   private final Path log;
   private final Process process;
+  private final long launchedNanos = System.nanoTime();
+  /** Milliseconds from launch until /health/ready first answered 200 with all members; -1 before. */
+  private volatile long readyAfterMillis = -1;
 
   private GatewayProcess(String name, Map<String, String> settings, Path log, Process process) {
     this.name = name;
@@ -106,9 +109,17 @@ public final class GatewayProcess implements AutoCloseable {
         }
         return clusterMembers();
       }, seen -> seen == members);
+      if (readyAfterMillis < 0) {
+        readyAfterMillis = (System.nanoTime() - launchedNanos) / 1_000_000;
+      }
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + "\n" + name + " log:\n" + logTail(), e);
     }
+  }
+
+  /** Milliseconds from launch until {@link #awaitReady} first saw the node ready (-1 before). */
+  public long readyAfterMillis() {
+    return readyAfterMillis;
   }
 
   /** The cluster members /health/ready reports, -1 while the node is not ready or not answering. */
@@ -198,6 +209,15 @@ public final class GatewayProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every line of the node's output so far (all its runs: a restart appends). */
+  public List<String> logLines() {
+    try {
+      return Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + log, e);
     }
   }
 

@@ -138,6 +138,8 @@ final class AgentSwarm implements AutoCloseable {
           }
           if (unwrap(failure) instanceof Refused refused) {
             count(null, refused.response);
+            // a report not taken is sent again on the next reconcile pass: fetch at once after the backoff
+            agent.version = -1;
           } else {
             count(unwrap(failure), null);
             agent.moveOn(node);

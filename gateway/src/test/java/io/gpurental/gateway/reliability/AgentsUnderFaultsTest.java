@@ -88,8 +88,9 @@ class AgentsUnderFaultsTest {
       swarm.faultOn(victim);
       victim.kill();
       swarm.everyoneReports();
-      Eventually.eventually("every agent on the survivor", PHASE_LIMIT,
-          () -> swarm.agents().stream().filter(agent -> agent.failoverMillis < 0).count(), left -> left == 0);
+      Eventually.eventually("every agent answered by the survivor and its instance reported there", PHASE_LIMIT,
+          () -> swarm.agents().stream().filter(agent -> agent.failoverMillis < 0
+              || !agent.reportedThrough.contains(survivor.name())).count(), left -> left == 0);
       Eventually.eventually("every instance running", PHASE_LIMIT, () -> running(reservations), count -> count == AGENTS);
       long allRunning = (System.nanoTime() - beforeKill) / 1_000_000;
 

@@ -12,11 +12,12 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Scenario 9 (the cluster's counterpart of platform.StartUnderLoadTest): three gateway JVMs started at once, cold (a fresh database, nothing seeded), while a
- * CPU burner spins on every core. All three become ready and see each other; no start step fails
- * (a transient timeout is retried, not fatal); and no event loop is blocked during the start (the
- * nodes' own BlockedThreadChecker warnings, read from their logs), which is what preceded
- * {@code The gateway could not start: Timeout} on a busy machine.
+ * Scenario 9, the cluster's counterpart of platform.StartUnderLoadTest: three gateway JVMs started
+ * at once, cold (a fresh database, nothing seeded), while a CPU burner spins on every core. All
+ * three become ready and see each other; no start step fails (a transient timeout is retried, not
+ * fatal); and no event loop is blocked during the start (the nodes' own BlockedThreadChecker
+ * warnings, read from their logs), which is what preceded {@code The gateway could not start:
+ * Timeout} on a busy machine.
  */
 class ClusterStartUnderLoadTest {
   private static final Pattern RETRIED = Pattern.compile("Start step '([^']+)' failed \\((.*)\\), try");

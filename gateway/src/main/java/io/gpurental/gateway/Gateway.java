@@ -179,7 +179,13 @@ public final class Gateway {
   }
 
   private static final List<String> PRELOADED = List.of("com.stripe.net.RequestTelemetry", "com.stripe.StripeClient",
-      "io.vertx.core.http.HttpClientAgent", "io.vertx.ext.web.client.WebClient");
+      "io.vertx.core.http.HttpClientAgent", "io.vertx.ext.web.client.WebClient",
+      // the first HTTP connection's codec (the demo agents' and webhooks' client, the server):
+      // loading them held an event loop 2.1 s with three nodes starting on a saturated machine
+      "io.netty.handler.codec.http.HttpClientCodec", "io.netty.handler.codec.http.HttpClientCodec$Decoder",
+      "io.netty.handler.codec.http.HttpClientCodec$Encoder", "io.netty.handler.codec.http.HttpServerCodec",
+      "io.netty.handler.codec.http.HttpServerCodec$HttpServerRequestDecoder",
+      "io.netty.handler.codec.http.HttpServerCodec$HttpServerResponseEncoder");
 
   /** A blocking start step (on the boot thread, never an event loop) whose failure names it. */
   private static <T> T blockingStep(String name, java.util.function.Supplier<T> step) {

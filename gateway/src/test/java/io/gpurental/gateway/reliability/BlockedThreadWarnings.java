@@ -37,7 +37,11 @@ record BlockedThreadWarnings(List<Warning> warnings) {
   }
 
   static BlockedThreadWarnings in(GatewayProcess node) {
-    List<String> lines = node.logLines();
+    return new BlockedThreadWarnings(parse(node.name(), node.logLines()));
+  }
+
+  /** The warnings in {@code lines} of {@code node}'s log, each with the frames that follow it. */
+  static List<Warning> parse(String node, List<String> lines) {
     List<Warning> found = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       Matcher warning = WARNING.matcher(lines.get(i));
@@ -45,14 +49,15 @@ record BlockedThreadWarnings(List<Warning> warnings) {
         continue;
       }
       List<String> frames = new ArrayList<>();
-      for (int j = i + 1; j < lines.size() && (lines.get(j).startsWith("\t") || lines.get(j).startsWith("io.vertx.core.VertxException")); j++) {
+      for (int j = i + 1; j < lines.size() && (lines.get(j).startsWith("\t")
+          || lines.get(j).startsWith("io.vertx.core.VertxException")); j++) {
         if (lines.get(j).startsWith("\tat ")) {
           frames.add(lines.get(j));
         }
       }
-      found.add(new Warning(node.name(), warning.group(1), Long.parseLong(warning.group(2)), frames));
+      found.add(new Warning(node, warning.group(1), Long.parseLong(warning.group(2)), frames));
     }
-    return new BlockedThreadWarnings(found);
+    return found;
   }
 
   /** The warnings whose stack shows blocking work. */

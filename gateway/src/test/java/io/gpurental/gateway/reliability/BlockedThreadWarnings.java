@@ -31,7 +31,7 @@ record BlockedThreadWarnings(List<Warning> warnings) {
 
     @Override
     public String toString() {
-      return node + " " + thread + " " + millis + " ms at " + (frames.isEmpty() ? "?" : frames.get(0).trim())
+      return node + " " + thread + " " + millis + " ms " + (frames.isEmpty() ? "(no stack)" : frames.get(0).trim())
           + (blockingFrame() == null ? "" : " (blocking: " + blockingFrame().trim() + ")");
     }
   }

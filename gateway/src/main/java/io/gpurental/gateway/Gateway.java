@@ -119,7 +119,7 @@ public final class Gateway {
     this.buildInfo = buildInfo;
     this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
     this.metrics = metrics;
-    this.jobs = new ClusterJobs(vertx, metrics);
+    this.jobs = new ClusterJobs(vertx, metrics, cluster::getNodes);
   }
 
   /**

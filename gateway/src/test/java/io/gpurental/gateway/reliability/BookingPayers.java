@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Renters behind a load balancer that books and pays: each client reserves 1–2 GPUs for an hour
- * or two on overlapping slots (Idempotency-Key, retried on the next node after a 503, a 429 or no
+ * Renters behind a load balancer that books and pays: each client reserves 1–2 GPUs of 20 for an
+ * hour or two on overlapping slots (Idempotency-Key, retried on the next node after a 503, a 429 or no
  * answer within 10 s) and pays it through the sandbox's hosted checkout. Nodes marked out of
  * rotation get no new request, as a balancer stops sending to a node whose readiness fails.
  */
@@ -31,6 +31,8 @@ final class BookingPayers {
   private static final String SSH_KEY =
       "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGrce7hzXfWyWoky9u8TUrZmcvp3RfrMOUNmPmLNA1Tc renter";
   private static final List<String> OFFERS = List.of("off_nyc_h200_01", "off_fra_l40s_01", "off_fra_a100_01");
+  /** One-hour slots: 20 GPUs over 60 days, so that bookings go on for the whole test, with overlap. */
+  private static final int SLOTS = 24 * 60;
   private static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
   private static final long RETRY_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -45,6 +47,8 @@ final class BookingPayers {
   /** Reservations whose checkout the sandbox completed (paid with the 4242 card). */
   final Set<String> paid = ConcurrentHashMap.newKeySet();
   final AtomicInteger conflicts = new AtomicInteger();
+  /** Reservation attempts with a final answer (201 or 409, or something unexpected). */
+  final AtomicInteger answered = new AtomicInteger();
   final AtomicInteger retries = new AtomicInteger();
   final AtomicInteger limited = new AtomicInteger();
   final AtomicLong slowestMillis = new AtomicLong();
@@ -88,7 +92,7 @@ final class BookingPayers {
       int hours = 1 + random.nextInt(2);
       JsonObject body = new JsonObject().put("offer_id", OFFERS.get(random.nextInt(OFFERS.size())))
           .put("gpu_count", 1 + random.nextInt(2)).put("hours", hours)
-          .put("start", firstSlot.plus(random.nextInt(48 - hours), ChronoUnit.HOURS).toString())
+          .put("start", firstSlot.plus(random.nextInt(SLOTS - hours), ChronoUnit.HOURS).toString())
           .put("ssh_public_key", SSH_KEY).put("payment", "checkout");
       String key = UUID.randomUUID().toString();
       HttpResponse<String> created;
@@ -99,6 +103,7 @@ final class BookingPayers {
       if (created == null) {
         return;
       }
+      answered.incrementAndGet();
       if (created.statusCode() == 409) {
         conflicts.incrementAndGet();
       } else if (created.statusCode() != 201) {

@@ -72,8 +72,14 @@ final class ClusterDatabase implements AutoCloseable {
     stopped.addAll(children);
   }
 
+  /**
+   * SIGCONT to the children first, the postmaster last: a child that had ended before the freeze
+   * stays a zombie until the postmaster reaps it, so none of the signals is sent to a pid gone.
+   */
   synchronized void thawProcesses() {
-    signal("CONT", stopped);
+    List<Long> childrenFirst = new ArrayList<>(stopped.subList(1, stopped.size()));
+    childrenFirst.add(stopped.get(0));
+    signal("CONT", childrenFirst);
     stopped.clear();
   }
 

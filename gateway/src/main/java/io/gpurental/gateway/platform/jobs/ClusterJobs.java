@@ -34,9 +34,19 @@ public final class ClusterJobs {
   private volatile JobRunRepository outcomes;
   private final Set<String> recorded = ConcurrentHashMap.newKeySet();
 
+  private final FreezeGuard freezeGuard;
+  private long freezeGuardTimer = -1;
+
+  /** Jobs of a node alone (tests). */
   public ClusterJobs(Vertx vertx, MeterRegistry metrics) {
+    this(vertx, metrics, () -> List.of("this"));
+  }
+
+  /** @param members the ids of the cluster members this node sees now (after a freeze, jobs wait for the others) */
+  public ClusterJobs(Vertx vertx, MeterRegistry metrics, Supplier<List<String>> members) {
     this.vertx = vertx;
     this.metrics = metrics;
+    this.freezeGuard = new FreezeGuard(members, System::nanoTime);
   }
 
   /**
@@ -53,11 +63,14 @@ public final class ClusterJobs {
   private record Job(String name, Supplier<Future<?>> work, Counter runs, Counter failures, Timer duration) {}
 
   /** Runs {@code work} every {@code period} on one node of the cluster. */
-  public void schedule(String name, Duration period, Supplier<Future<?>> work) {
+  public synchronized void schedule(String name, Duration period, Supplier<Future<?>> work) {
     if (jobs.putIfAbsent(name, job(name, work)) != null) {
       throw new IllegalStateException("job '" + name + "' is scheduled already");
     }
     timers.put(name, vertx.setPeriodic(period.toMillis(), id -> runNow(name)));
+    if (freezeGuardTimer < 0) {
+      freezeGuardTimer = vertx.setPeriodic(FreezeGuard.CHECK_EVERY.toMillis(), id -> freezeGuard.check());
+    }
   }
 
   private Job job(String name, Supplier<Future<?>> work) {
@@ -78,6 +91,10 @@ public final class ClusterJobs {
     Job job = jobs.get(name);
     if (job == null) {
       return Future.failedFuture(new IllegalArgumentException("no job '" + name + "'"));
+    }
+    if (!freezeGuard.mayRun()) {
+      LOG.debug("Job {} held: this node was frozen and is not back in its cluster yet", name);
+      return Future.succeededFuture();
     }
     return vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + name, 10).compose(
         lock -> run(job).onComplete(done -> lock.release()),
@@ -120,8 +137,12 @@ public final class ClusterJobs {
   }
 
   /** Stops the ticks of every job (a run in progress finishes). */
-  public void stop() {
+  public synchronized void stop() {
     timers.values().forEach(vertx::cancelTimer);
     timers.clear();
+    if (freezeGuardTimer >= 0) {
+      vertx.cancelTimer(freezeGuardTimer);
+      freezeGuardTimer = -1;
+    }
   }
 }

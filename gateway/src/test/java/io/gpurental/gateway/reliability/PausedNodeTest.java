@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class PausedNodeTest {
   private static final Duration PAUSE = Duration.ofSeconds(90);
-  private static final int WRITES_PER_MINUTE = 600;
+  private static final int WRITES_PER_MINUTE = 120;
   private static final int PAYERS = 4;
   private static GatewayCluster cluster;
 

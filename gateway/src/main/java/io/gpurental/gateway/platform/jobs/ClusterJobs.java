@@ -33,6 +33,7 @@ public final class ClusterJobs {
   private final Map<String, Long> timers = new ConcurrentHashMap<>();
   private volatile JobRunRepository outcomes;
   private final Set<String> recorded = ConcurrentHashMap.newKeySet();
+  private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
   private final FreezeGuard freezeGuard;
   private long freezeGuardTimer = -1;
@@ -96,12 +97,20 @@ public final class ClusterJobs {
       LOG.debug("Job {} held: this node was frozen and is not back in its cluster yet", name);
       return Future.succeededFuture();
     }
+    // One attempt per job at a time on this node. When the lock's partition lives on a member that
+    // is paused, asking for it hangs until that member is dropped (60 s): ticks piled up dozens of
+    // waiting attempts, each on a worker thread (Stripe calls queued behind them), and when the
+    // member was dropped they all got the lock at once and ran the job side by side (scenario 7).
+    if (!inFlight.add(name)) {
+      LOG.debug("Job {} skipped: its previous tick is still running or waiting for the lock", name);
+      return Future.succeededFuture();
+    }
     return vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + name, 10).compose(
         lock -> run(job).onComplete(done -> lock.release()),
         busy -> {
           LOG.debug("Job {} skipped: another node is running it", name);
-          return Future.succeededFuture();
-        });
+          return Future.<Void>succeededFuture();
+        }).onComplete(done -> inFlight.remove(name));
   }
 
   private Future<Void> run(Job job) {

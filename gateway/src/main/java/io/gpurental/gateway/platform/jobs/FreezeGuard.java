@@ -12,24 +12,31 @@ import org.slf4j.LoggerFactory;
  * jobs until it is back in a cluster as large as before. Measured (docs/reliability.md, scenario
  * 7): a node paused 90 s was dropped by the others, and on SIGCONT it formed a cluster of its own
  * until Hazelcast merged it back, so its job locks were its own and every cluster job ran on it
- * and on the others at once. Held, it runs nothing until its view of the members has changed since
- * the freeze and shows at least as many as before (right after a freeze its view is the stale one
- * from before), or for at most {@link #HOLD_AT_MOST}.
+ * and on the others at once. Held, it runs nothing until its view of the members has stayed the
+ * same for {@link #STABLE_FOR} since the freeze and shows at least as many as before, or for at
+ * most {@link #HOLD_AT_MOST}.
  */
 final class FreezeGuard {
   /** How often the guard looks at the clock; a gap far longer than this is a freeze. */
   static final Duration CHECK_EVERY = Duration.ofSeconds(1);
-  static final Duration FROZEN_AFTER = Duration.ofSeconds(10);
-  /** Hazelcast drops a silent member after 60 s; a freeze shorter than that may change nothing to wait for. */
-  static final Duration HOLD_AT_MOST = Duration.ofSeconds(90);
+  /**
+   * Hazelcast drops a member silent for 60 s; a shorter freeze leaves it a member holding its locks.
+   * Above the 15 s stalls a machine loaded to 30 on 2 cores gave event loops in the same scenario.
+   */
+  static final Duration FROZEN_AFTER = Duration.ofSeconds(30);
+  /**
+   * How long the view of the members must stay the same to be trusted: right after a freeze it is
+   * the stale one from before until Hazelcast's next heartbeat check (5 s) drops the silent others.
+   */
+  static final Duration STABLE_FOR = Duration.ofSeconds(30);
+  static final Duration HOLD_AT_MOST = Duration.ofSeconds(120);
   private static final Logger LOG = LoggerFactory.getLogger(FreezeGuard.class);
   private final Supplier<List<String>> members;
   private final LongSupplier clock;
   private List<String> lastView;
-  private long viewChanges;
+  private long viewSinceNanos;
   private long lastCheckNanos;
   private int membersBefore;
-  private long changesAtFreeze;
   /** When the hold ends at the latest; 0: not holding. */
   private long holdUntilNanos;
 
@@ -42,6 +49,7 @@ final class FreezeGuard {
     this.clock = clock;
     this.lastCheckNanos = clock.getAsLong();
     this.lastView = members.get();
+    this.viewSinceNanos = lastCheckNanos;
     this.membersBefore = lastView.size();
   }
 
@@ -52,15 +60,15 @@ final class FreezeGuard {
     lastCheckNanos = now;
     List<String> view = members.get();
     if (!view.equals(lastView)) {
-      viewChanges++;
       lastView = view;
+      viewSinceNanos = now;
     }
     int seen = view.size();
     if (holdUntilNanos == 0) {
       membersBefore = seen;
       return;
     }
-    boolean rejoined = viewChanges != changesAtFreeze && seen >= membersBefore;
+    boolean rejoined = seen >= membersBefore && now - viewSinceNanos >= STABLE_FOR.toNanos();
     if (rejoined || now - holdUntilNanos >= 0) {
       LOG.info("Cluster jobs run again on this node: {} ({} members, {} before the freeze)",
           rejoined ? "it is back in the cluster" : "the hold ran out", seen, membersBefore);
@@ -78,12 +86,12 @@ final class FreezeGuard {
 
   private void noticeFreeze(long now) {
     long gap = now - lastCheckNanos;
-    // a node that was alone has no one to run its jobs twice with
-    if (gap < FROZEN_AFTER.toNanos() || holdUntilNanos != 0 || membersBefore <= 1) {
+    // a node that was alone has no one to run its jobs twice with; a new freeze during a hold renews it
+    if (gap < FROZEN_AFTER.toNanos() || membersBefore <= 1) {
       return;
     }
     holdUntilNanos = now + HOLD_AT_MOST.toNanos();
-    changesAtFreeze = viewChanges;
+    viewSinceNanos = now; // the view from before the freeze is not trusted
     lastCheckNanos = now;
     LOG.warn("This node was frozen for {} s (a paused VM or process, a stalled host?): its cluster jobs wait until"
         + " it is back in a cluster of {} members, at most {} s", gap / 1_000_000_000, membersBefore,

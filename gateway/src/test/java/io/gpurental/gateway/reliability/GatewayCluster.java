@@ -21,8 +21,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A cluster of gateway JVMs on loopback, for tests about faults: one embedded PostgreSQL of its own
- * ({@link ClusterDatabase}: migrated once, before any node starts, reached through a freezable proxy), one Hazelcast
- * cluster with a name of its own and every member listed, each node on ports of its own.
+ * ({@link ClusterDatabase}: migrated once, before any node starts, reached through a freezable
+ * proxy, restartable, its processes freezable), one Hazelcast cluster with a name of its own and
+ * every member listed, each node on ports of its own.
  * Usable by the benchmark too: nothing here depends on JUnit.
  */
 public final class GatewayCluster implements AutoCloseable {

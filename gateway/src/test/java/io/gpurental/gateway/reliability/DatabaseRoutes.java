@@ -29,7 +29,7 @@ final class DatabaseRoutes {
 
   /** One answer (status -1: none before the client gave up or the connection failed). */
   record Answer(String route, String node, int status, String problemType, boolean retryAfter, long millis,
-      String body) {
+      long answeredNanos, String body) {
     /** A 503 problem+json of type unavailable, with Retry-After. */
     boolean unavailable() {
       return status == 503 && UNAVAILABLE.equals(problemType) && retryAfter;
@@ -100,14 +100,15 @@ final class DatabaseRoutes {
     return HTTP.sendAsync(withNode, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
       long millis = (System.nanoTime() - started) / 1_000_000;
       if (failure != null) {
-        return new Answer(route.name(), node.name(), -1, null, false, millis, String.valueOf(failure));
+        return new Answer(route.name(), node.name(), -1, null, false, millis, System.nanoTime(),
+            String.valueOf(failure));
       }
       String type = null;
       if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
         type = new JsonObject(response.body()).getString("type");
       }
       return new Answer(route.name(), node.name(), response.statusCode(), type,
-          response.headers().firstValue("Retry-After").isPresent(), millis, response.body());
+          response.headers().firstValue("Retry-After").isPresent(), millis, System.nanoTime(), response.body());
     });
   }
 

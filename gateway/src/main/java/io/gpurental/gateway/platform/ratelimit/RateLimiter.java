@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class RateLimiter {
   private static final String MAP = "gateway.rate-limits";
   /** How long a request waits for its count before it goes uncounted (a limit only ever lets more through). */
-  static final Duration COUNT_WAIT = Duration.ofSeconds(1);
+  static final Duration COUNT_WAIT = Duration.ofSeconds(2);
   private static final Logger LOG = LoggerFactory.getLogger(RateLimiter.class);
   private static final long WARN_EVERY_MS = 10_000;
   private final AtomicLong uncounted = new AtomicLong();

@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cluster-singleton jobs: every node ticks each job; a cluster-wide lock lets one node at a time
- * run it, and is released when the run ends (or by the cluster when its node dies). The lock saves
+ * Cluster-singleton jobs: every node ticks each job; a cluster-wide lock ({@link JobLocks}) lets one
+ * node at a time run it, and is released when the run ends (or by the cluster when its node dies). The lock saves
  * work, it never decides: a job's SQL must be harmless when run twice or by two nodes at once.
  * Each job's runs on this node are counted and timed ({@code gateway_job_runs_total},
  * {@code gateway_job_failures_total}, {@code gateway_job_duration_seconds}), labelled only by the
@@ -38,16 +38,22 @@ public final class ClusterJobs {
   private final FreezeGuard freezeGuard;
   private long freezeGuardTimer = -1;
 
-  /** Jobs of a node alone (tests). */
+  private final JobLocks locks;
+
+  /** Jobs of a node alone (tests), locked with Vert.x's shared data. */
   public ClusterJobs(Vertx vertx, MeterRegistry metrics) {
-    this(vertx, metrics, () -> List.of("this"));
+    this(vertx, metrics, () -> List.of("this"), JobLocks.sharedData(vertx));
   }
 
-  /** @param members the ids of the cluster members this node sees now (after a freeze, jobs wait for the others) */
-  public ClusterJobs(Vertx vertx, MeterRegistry metrics, Supplier<List<String>> members) {
+  /**
+   * @param members the ids of the cluster members this node sees now (after a freeze, jobs wait for the others)
+   * @param locks the jobs' cluster-wide locks
+   */
+  public ClusterJobs(Vertx vertx, MeterRegistry metrics, Supplier<List<String>> members, JobLocks locks) {
     this.vertx = vertx;
     this.metrics = metrics;
     this.freezeGuard = new FreezeGuard(members, System::nanoTime);
+    this.locks = locks;
   }
 
   /**
@@ -105,12 +111,16 @@ public final class ClusterJobs {
       LOG.debug("Job {} skipped: its previous tick is still running or waiting for the lock", name);
       return Future.succeededFuture();
     }
-    return vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + name, 10).compose(
-        lock -> run(job).onComplete(done -> lock.release()),
-        busy -> {
-          LOG.debug("Job {} skipped: another node is running it", name);
-          return Future.<Void>succeededFuture();
-        }).onComplete(done -> inFlight.remove(name));
+    String lock = LOCK_PREFIX + name;
+    return locks.tryLock(lock).recover(unavailable -> Future.succeededFuture(false)).compose(taken -> {
+      if (!taken) {
+        LOG.debug("Job {} skipped: another node is running it", name);
+        return Future.<Void>succeededFuture();
+      }
+      // the lock is free again before the next tick may ask for it
+      return run(job).transform(done -> locks.unlock(lock).transform(unlocked -> done.succeeded()
+          ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(done.cause())));
+    }).onComplete(done -> inFlight.remove(name));
   }
 
   private Future<Void> run(Job job) {

@@ -48,6 +48,7 @@ import io.gpurental.gateway.platform.http.HttpVerticle;
 import io.gpurental.gateway.platform.http.ManagementVerticle;
 import io.gpurental.gateway.platform.http.PortInUse;
 import io.gpurental.gateway.platform.jobs.ClusterJobs;
+import io.gpurental.gateway.platform.jobs.JobLocks;
 import io.gpurental.gateway.platform.start.StartStep;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -119,7 +120,8 @@ public final class Gateway {
     this.buildInfo = buildInfo;
     this.readinessChecks = NodeHealth.readiness(vertx, pool, cluster, readiness);
     this.metrics = metrics;
-    this.jobs = new ClusterJobs(vertx, metrics);
+    this.jobs = new ClusterJobs(vertx, metrics, cluster::getNodes,
+        JobLocks.hazelcast(vertx, cluster.getHazelcastInstance()));
   }
 
   /**

@@ -1,7 +1,10 @@
 package io.gpurental.gateway.payments;
 
 import com.stripe.StripeClient;
+import com.stripe.exception.ApiConnectionException;
+import com.stripe.exception.ApiException;
 import com.stripe.exception.CardException;
+import com.stripe.exception.RateLimitException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.BalanceTransaction;
 import com.stripe.model.Charge;
@@ -21,6 +24,7 @@ import com.stripe.param.PaymentIntentRetrieveParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.checkout.SessionCreateParams;
 import io.gpurental.gateway.config.StripeConfig;
+import io.gpurental.gateway.platform.errors.ServiceUnavailable;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -29,6 +33,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's calls to Stripe, through stripe-java (blocking, so on worker threads), each with
@@ -39,6 +45,8 @@ public final class StripeGateway {
   private static final Duration CHECKOUT_LIFETIME = Duration.ofMinutes(31);
   /** How often a call whose idempotency key is in use by a concurrent request is asked again. */
   private static final int KEY_IN_USE_ATTEMPTS = 20;
+  private static final long PROVIDER_RETRY_AFTER_SECONDS = 5;
+  private static final Logger LOG = LoggerFactory.getLogger(StripeGateway.class);
   private final Vertx vertx;
   private final Pool pool;
   private final StripeClient stripe;
@@ -253,6 +261,22 @@ public final class StripeGateway {
     return vertx.executeBlocking(call, false).recover(failure -> failure instanceof StripeException stripeFailure
         && Integer.valueOf(409).equals(stripeFailure.getStatusCode()) && attempt < KEY_IN_USE_ATTEMPTS
         ? vertx.timer(100L * attempt).compose(t -> blocking(call, attempt + 1))
-        : Future.failedFuture(failure));
+        : Future.failedFuture(unavailableOr(failure)));
+  }
+
+  /**
+   * Stripe unreachable, overloaded or failing on its side is an outage for the caller (503 with
+   * Retry-After, as when PostgreSQL is down), not a bug of ours: scenario 5 saw reservations
+   * answer 500 when the checkout could not be created. Stripe's answers about the request itself
+   * (a declined card, a bad parameter) stay what they are.
+   */
+  static Throwable unavailableOr(Throwable failure) {
+    boolean unavailable = failure instanceof ApiConnectionException || failure instanceof RateLimitException
+        || failure instanceof ApiException stripe && (stripe.getStatusCode() == null || stripe.getStatusCode() >= 500);
+    if (!unavailable) {
+      return failure;
+    }
+    LOG.warn("Stripe unavailable, answered 503: {}", failure.toString());
+    return new ServiceUnavailable("The payment provider is unavailable; retry shortly.", PROVIDER_RETRY_AFTER_SECONDS);
   }
 }

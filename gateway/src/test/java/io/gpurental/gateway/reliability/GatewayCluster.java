@@ -3,8 +3,6 @@ package io.gpurental.gateway.reliability;
 import io.gpurental.gateway.platform.db.DatabaseTarget;
 import io.gpurental.gateway.platform.db.Migrations;
 import io.gpurental.gateway.testing.FreePorts;
-import io.gpurental.gateway.testing.FreezableProxy;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,42 +21,36 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A cluster of gateway JVMs on loopback, for tests about faults: one embedded PostgreSQL of its own
- * (migrated once, before any node starts) reached through a {@link FreezableProxy}, one Hazelcast
- * cluster with a name of its own and every member listed, each node on ports of its own.
+ * ({@link ClusterDatabase}: migrated once, before any node starts, reached through a freezable
+ * proxy, restartable, its processes freezable), one Hazelcast cluster with a name of its own and
+ * every member listed, each node on ports of its own.
  * Usable by the benchmark too: nothing here depends on JUnit.
  */
 public final class GatewayCluster implements AutoCloseable {
   /** A node start took up to 2 min on a machine loaded to 20 on 2 cores; three start at once. */
   public static final Duration START_TIMEOUT = Duration.ofMinutes(4);
 
-  private final EmbeddedPostgres database;
-  private final FreezableProxy proxy;
+  private final ClusterDatabase database;
   private final List<GatewayProcess> nodes = new ArrayList<>();
   private final Path logDirectory;
 
-  private GatewayCluster(EmbeddedPostgres database, FreezableProxy proxy, Path logDirectory) {
+  private GatewayCluster(ClusterDatabase database, Path logDirectory) {
     this.database = database;
-    this.proxy = proxy;
     this.logDirectory = logDirectory;
   }
 
   /** Starts PostgreSQL and {@code size} nodes and waits until each is ready and sees all the others. */
   public static GatewayCluster start(int size, Map<String, String> extraSettings) {
-    EmbeddedPostgres database;
+    Path logDirectory;
     try {
-      database = EmbeddedPostgres.builder().start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the cluster's PostgreSQL", e);
-    }
-    Migrations.migrate(new DatabaseTarget("127.0.0.1", database.getPort(), "postgres", "postgres", ""));
-    GatewayCluster cluster;
-    try {
-      cluster = new GatewayCluster(database, FreezableProxy.start("127.0.0.1", database.getPort()),
-          // under the module's target/, so `mvn clean` removes the nodes' logs and state
-          Files.createTempDirectory(Files.createDirectories(java.nio.file.Path.of("target")), "gateway-cluster-"));
+      // under the module's target/, so `mvn clean` removes the nodes' logs and state
+      logDirectory = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "gateway-cluster-");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    ClusterDatabase database = new ClusterDatabase(logDirectory.resolve("postgres"));
+    Migrations.migrate(new DatabaseTarget("127.0.0.1", database.port(), "postgres", "postgres", ""));
+    GatewayCluster cluster = new GatewayCluster(database, logDirectory);
     try {
       cluster.launch(size, extraSettings);
       List<CompletableFuture<Void>> ready = cluster.nodes.stream()
@@ -88,7 +80,7 @@ public final class GatewayCluster implements AutoCloseable {
       // a node stopped with SIGTERM stays in service while it reports unready, as a load balancer needs
       settings.put("GATEWAY_HTTP_UNREADY_GRACE_MS", "1500");
       settings.put("GATEWAY_MANAGEMENT_PORT", Integer.toString(FreePorts.next()));
-      settings.put("GATEWAY_DB_URL", "postgresql://postgres@127.0.0.1:" + proxy.port() + "/postgres");
+      settings.put("GATEWAY_DB_URL", "postgresql://postgres@127.0.0.1:" + database.proxyPort() + "/postgres");
       settings.put("GATEWAY_CLUSTER_NAME", clusterName);
       settings.put("GATEWAY_CLUSTER_PORT", Integer.toString(memberPorts[i]));
       settings.put("GATEWAY_CLUSTER_PORT_COUNT", "1");
@@ -123,17 +115,36 @@ public final class GatewayCluster implements AutoCloseable {
 
   /** PostgreSQL stops answering (sockets open and silent, as a hung server), through the proxy. */
   public void freezeDatabase() {
-    proxy.freeze();
+    database.freezeProxy();
   }
 
   public void thawDatabase() {
-    proxy.thaw();
+    database.thawProxy();
+  }
+
+  /** PostgreSQL's own processes stopped with SIGSTOP (postmaster and backends), as a paused VM. */
+  public void freezeDatabaseProcesses() {
+    database.freezeProcesses();
+  }
+
+  public void thawDatabaseProcesses() {
+    database.thawProcesses();
+  }
+
+  /** PostgreSQL shut down (fast: sessions ended); {@link #startDatabase} starts it on the same data. */
+  public void stopDatabase() {
+    database.stop();
+  }
+
+  /** Starts PostgreSQL again on its data directory and port; returns once it accepts connections. */
+  public void startDatabase() {
+    database.start();
   }
 
   /** A direct connection to PostgreSQL (not through the proxy), for the test's own checks. */
   public Connection connection() {
     try {
-      return database.getPostgresDatabase().getConnection();
+      return database.connection();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot connect to the cluster's PostgreSQL", e);
     }
@@ -184,11 +195,10 @@ public final class GatewayCluster implements AutoCloseable {
         failure = failure == null ? new IllegalStateException("stopping " + node.name(), e) : failure;
       }
     }
-    proxy.close();
     try {
       database.close();
-    } catch (IOException e) {
-      failure = failure == null ? new UncheckedIOException(e) : failure;
+    } catch (RuntimeException e) {
+      failure = failure == null ? e : failure;
     }
     if (failure != null) {
       throw failure;

@@ -19,6 +19,8 @@ import java.util.UUID;
 public final class HazelcastSetup {
   /** Longest a stopping node waits for Hazelcast to hand its partitions over. */
   static final int GRACEFUL_SHUTDOWN_SECONDS = 10;
+  /** How often a member looks for a split-off part of its cluster to merge with. */
+  static final int MERGE_CHECK_SECONDS = 10;
 
   private HazelcastSetup() {}
 
@@ -39,6 +41,11 @@ public final class HazelcastSetup {
     // default; the clustered state is ephemeral (sessions, caches, locks), so a stop is bounded
     config.setProperty("hazelcast.graceful.shutdown.max.wait", String.valueOf(GRACEFUL_SHUTDOWN_SECONDS));
     config.setProperty("hazelcast.phone.home.enabled", "false");
+    // a member the others dropped (paused 90 s in scenario 7) forms a cluster of its own; Hazelcast
+    // looks for such splits to merge only 300 s after start and then every 120 s by default, which
+    // kept it apart (sessions, rate limits and job locks its own) for minutes
+    config.setProperty("hazelcast.merge.first.run.delay.seconds", String.valueOf(MERGE_CHECK_SECONDS));
+    config.setProperty("hazelcast.merge.next.run.delay.seconds", String.valueOf(MERGE_CHECK_SECONDS));
     config.setProperty("hazelcast.logging.type", "slf4j");
 
     NetworkConfig network = config.getNetworkConfig();

@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cluster-singleton jobs: every node ticks each job; a cluster-wide lock lets one node at a time
- * run it, and is released when the run ends (or by the cluster when its node dies). The lock saves
+ * Cluster-singleton jobs: every node ticks each job; a cluster-wide lock ({@link JobLocks}) lets one
+ * node at a time run it, and is released when the run ends (or by the cluster when its node dies). The lock saves
  * work, it never decides: a job's SQL must be harmless when run twice or by two nodes at once.
  * Each job's runs on this node are counted and timed ({@code gateway_job_runs_total},
  * {@code gateway_job_failures_total}, {@code gateway_job_duration_seconds}), labelled only by the
@@ -33,10 +33,27 @@ public final class ClusterJobs {
   private final Map<String, Long> timers = new ConcurrentHashMap<>();
   private volatile JobRunRepository outcomes;
   private final Set<String> recorded = ConcurrentHashMap.newKeySet();
+  private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
+  private final FreezeGuard freezeGuard;
+  private long freezeGuardTimer = -1;
+
+  private final JobLocks locks;
+
+  /** Jobs of a node alone (tests), locked with Vert.x's shared data. */
   public ClusterJobs(Vertx vertx, MeterRegistry metrics) {
+    this(vertx, metrics, () -> List.of("this"), JobLocks.sharedData(vertx));
+  }
+
+  /**
+   * @param members the ids of the cluster members this node sees now (after a freeze, jobs wait for the others)
+   * @param locks the jobs' cluster-wide locks
+   */
+  public ClusterJobs(Vertx vertx, MeterRegistry metrics, Supplier<List<String>> members, JobLocks locks) {
     this.vertx = vertx;
     this.metrics = metrics;
+    this.freezeGuard = new FreezeGuard(members, System::nanoTime);
+    this.locks = locks;
   }
 
   /**
@@ -53,11 +70,14 @@ public final class ClusterJobs {
   private record Job(String name, Supplier<Future<?>> work, Counter runs, Counter failures, Timer duration) {}
 
   /** Runs {@code work} every {@code period} on one node of the cluster. */
-  public void schedule(String name, Duration period, Supplier<Future<?>> work) {
+  public synchronized void schedule(String name, Duration period, Supplier<Future<?>> work) {
     if (jobs.putIfAbsent(name, job(name, work)) != null) {
       throw new IllegalStateException("job '" + name + "' is scheduled already");
     }
     timers.put(name, vertx.setPeriodic(period.toMillis(), id -> runNow(name)));
+    if (freezeGuardTimer < 0) {
+      freezeGuardTimer = vertx.setPeriodic(FreezeGuard.CHECK_EVERY.toMillis(), id -> freezeGuard.check());
+    }
   }
 
   private Job job(String name, Supplier<Future<?>> work) {
@@ -79,12 +99,28 @@ public final class ClusterJobs {
     if (job == null) {
       return Future.failedFuture(new IllegalArgumentException("no job '" + name + "'"));
     }
-    return vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + name, 10).compose(
-        lock -> run(job).onComplete(done -> lock.release()),
-        busy -> {
-          LOG.debug("Job {} skipped: another node is running it", name);
-          return Future.succeededFuture();
-        });
+    if (!freezeGuard.mayRun()) {
+      LOG.debug("Job {} held: this node was frozen and is not back in its cluster yet", name);
+      return Future.succeededFuture();
+    }
+    // One attempt per job at a time on this node. When the lock's partition lives on a member that
+    // is paused, asking for it hangs until that member is dropped (60 s): ticks piled up dozens of
+    // waiting attempts, each on a worker thread (Stripe calls queued behind them), and when the
+    // member was dropped they all got the lock at once and ran the job side by side (scenario 7).
+    if (!inFlight.add(name)) {
+      LOG.debug("Job {} skipped: its previous tick is still running or waiting for the lock", name);
+      return Future.succeededFuture();
+    }
+    String lock = LOCK_PREFIX + name;
+    return locks.tryLock(lock).recover(unavailable -> Future.succeededFuture(false)).compose(taken -> {
+      if (!taken) {
+        LOG.debug("Job {} skipped: another node is running it", name);
+        return Future.<Void>succeededFuture();
+      }
+      // the lock is free again before the next tick may ask for it
+      return run(job).transform(done -> locks.unlock(lock).transform(unlocked -> done.succeeded()
+          ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(done.cause())));
+    }).onComplete(done -> inFlight.remove(name));
   }
 
   private Future<Void> run(Job job) {
@@ -120,8 +156,12 @@ public final class ClusterJobs {
   }
 
   /** Stops the ticks of every job (a run in progress finishes). */
-  public void stop() {
+  public synchronized void stop() {
     timers.values().forEach(vertx::cancelTimer);
     timers.clear();
+    if (freezeGuardTimer >= 0) {
+      vertx.cancelTimer(freezeGuardTimer);
+      freezeGuardTimer = -1;
+    }
   }
 }

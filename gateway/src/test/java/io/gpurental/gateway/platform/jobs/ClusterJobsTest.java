@@ -68,4 +68,20 @@ class ClusterJobsTest {
     assertEquals(1, runs.get());
     assertEquals(1, metrics.get("gateway.job.runs").tag("job", "count").counter().count(), "a skipped run is no run");
   }
+
+  @Test
+  void aTickWhileThePreviousOneIsStillInFlightOnThisNodeIsSkipped() {
+    io.vertx.core.Promise<Void> slow = io.vertx.core.Promise.promise();
+    jobs.schedule("slow", Duration.ofHours(1), () -> {
+      runs.incrementAndGet();
+      return slow.future();
+    });
+    Future<Void> first = jobs.runNow("slow");
+    TestGateway.await(jobs.runNow("slow"));
+    assertEquals(1, runs.get(), "the second tick did not pile up behind the first");
+    slow.complete();
+    TestGateway.await(first);
+    TestGateway.await(jobs.runNow("slow"));
+    assertEquals(2, runs.get());
+  }
 }

@@ -78,6 +78,7 @@ final class HostileRequests {
         if (onParameter) {
           params.put(paramKey, List.of("abc", "true", "[]", "{}", "-1.5", "").get(h.variant() % 6));
         } else if (targets.isEmpty() || h.variant() % 7 == 0) {
+          contentType = "application/json";
           body = h.variant() % 11 == 0 ? RAW : List.of(new JsonArray(), "x", 1, true).get(h.variant() % 4);
           rawBytes = h.variant() % 11 == 0 ? "null".getBytes(StandardCharsets.UTF_8) : null;
         } else {

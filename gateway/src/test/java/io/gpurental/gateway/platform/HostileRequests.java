@@ -57,7 +57,7 @@ final class HostileRequests {
     Map<String, Object> schema = op.requestSchema() == null ? null : contract.resolve(op.requestSchema());
     String method = op.method().toUpperCase();
     String contentType = op.hasBody() ? "application/json" : null;
-    Object body = schema == null ? (op.hasBody() ? new JsonObject() : null) : example(schema, 0);
+    Object body = schema == null ? (op.hasBody() ? new JsonObject() : null) : contract.example(schema, 0);
     String rawValue = null;
     byte[] rawBytes = null;
     Map<String, String> declared = parameters(op);
@@ -112,13 +112,13 @@ final class HostileRequests {
           body = set(body, targets.get(h.pick() % targets.size()).path(), RAW);
           rawBytes = new byte[] {'"', (byte) 0xC3, (byte) 0x28, (byte) 0xFF, 'x', '"'}; // not UTF-8
         } else {
-          List<Target> strings = targets.stream().filter(t -> "string".equals(type(t.schema()))).toList();
+          List<Target> strings = targets.stream().filter(t -> "string".equals(Contract.type(t.schema()))).toList();
           List<Target> from = strings.isEmpty() ? targets : strings;
           body = set(body, from.get(h.pick() % from.size()).path(), h.odd());
         }
       }
       case OVERSIZED_BODY -> {
-        List<Target> strings = targets.stream().filter(t -> "string".equals(type(t.schema()))).toList();
+        List<Target> strings = targets.stream().filter(t -> "string".equals(Contract.type(t.schema()))).toList();
         String padding = "x".repeat(h.size());
         body = strings.isEmpty() ? set(body == null ? new JsonObject() : body, List.of("padding"), padding)
             : set(body, strings.get(h.pick() % strings.size()).path(), padding);
@@ -193,7 +193,7 @@ final class HostileRequests {
         continue;
       }
       Map<String, Object> schema = contract.resolve((Map<String, Object>) parameter.getOrDefault("schema", Map.of()));
-      Object example = example(schema, 0);
+      Object example = contract.example(schema, 0);
       String value = "path".equals(in) ? Contract.wellFormed(schema) : String.valueOf(example);
       boolean required = Boolean.TRUE.equals(parameter.get("required"));
       params.put(("query".equals(in) && required ? "required" : in) + ":" + parameter.get("name"), value);
@@ -222,121 +222,27 @@ final class HostileRequests {
   @SuppressWarnings("unchecked")
   private List<Target> targets(Map<String, Object> schema, List<String> prefix, int depth) {
     List<Target> targets = new ArrayList<>();
-    Map<String, Object> resolved = merged(schema);
+    Map<String, Object> resolved = contract.merged(schema);
     Map<String, Object> properties = (Map<String, Object>) resolved.getOrDefault("properties", Map.of());
     List<String> required = (List<String>) resolved.getOrDefault("required", List.of());
     for (Map.Entry<String, Object> property : properties.entrySet()) {
       List<String> path = new ArrayList<>(prefix);
       path.add(property.getKey());
-      Map<String, Object> child = merged((Map<String, Object>) property.getValue());
+      Map<String, Object> child = contract.merged((Map<String, Object>) property.getValue());
       targets.add(new Target(path, child, required.contains(property.getKey())));
-      if (depth < 2 && "object".equals(type(child))) {
+      if (depth < 2 && "object".equals(Contract.type(child))) {
         targets.addAll(targets(child, path, depth + 1));
       }
     }
     return targets;
   }
 
-  /** A value the schema accepts (as far as a generator without the service's rules can tell). */
-  @SuppressWarnings("unchecked")
-  private Object example(Map<String, Object> schema, int depth) {
-    Map<String, Object> s = merged(schema);
-    if (s.containsKey("const")) {
-      return s.get("const");
-    }
-    if (s.containsKey("enum")) {
-      return ((List<Object>) s.get("enum")).get(0);
-    }
-    if (s.containsKey("default")) {
-      return s.get("default") instanceof Map<?, ?> m ? new JsonObject((Map<String, Object>) m) : s.get("default");
-    }
-    switch (type(s)) {
-      case "object" -> {
-        JsonObject object = new JsonObject();
-        Map<String, Object> properties = (Map<String, Object>) s.getOrDefault("properties", Map.of());
-        for (String name : (List<String>) s.getOrDefault("required", List.of())) {
-          Object child = properties.get(name);
-          object.put(name, depth > 4 || child == null ? "x" : example((Map<String, Object>) child, depth + 1));
-        }
-        return object;
-      }
-      case "array" -> {
-        JsonArray array = new JsonArray();
-        if (((Number) s.getOrDefault("minItems", 0)).intValue() > 0 && s.get("items") instanceof Map<?, ?> items) {
-          array.add(example((Map<String, Object>) items, depth + 1));
-        }
-        return array;
-      }
-      case "integer", "number" -> {
-        return s.get("minimum") instanceof Number min ? min : 1;
-      }
-      case "boolean" -> {
-        return true;
-      }
-      case "null" -> {
-        return null;
-      }
-      default -> {
-        if ("date-time".equals(s.get("format"))) {
-          return "2030-01-01T10:00:00Z";
-        }
-        String value = Contract.wellFormed(s);
-        int min = ((Number) s.getOrDefault("minLength", 0)).intValue();
-        return value.length() >= min ? value : value + "x".repeat(min - value.length());
-      }
-    }
-  }
-
-  /** The schema with {@code $ref} resolved and the first branch of oneOf/anyOf or all of allOf merged in. */
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> merged(Map<String, Object> schema) {
-    Map<String, Object> s = new LinkedHashMap<>(contract.resolve(schema));
-    for (String choice : List.of("oneOf", "anyOf")) {
-      if (s.get(choice) instanceof List<?> branches && !branches.isEmpty()) {
-        Map<String, Object> first = merged((Map<String, Object>) branches.get(0));
-        s.remove(choice);
-        first.forEach(s::putIfAbsent);
-      }
-    }
-    if (s.get("allOf") instanceof List<?> parts) {
-      s.remove("allOf");
-      for (Object part : parts) {
-        Map<String, Object> p = merged((Map<String, Object>) part);
-        p.forEach((key, value) -> {
-          if (value instanceof Map<?, ?> m && s.get(key) instanceof Map<?, ?> mine) {
-            Map<String, Object> both = new LinkedHashMap<>((Map<String, Object>) mine);
-            both.putAll((Map<String, Object>) m);
-            s.put(key, both);
-          } else if (value instanceof List<?> l && s.get(key) instanceof List<?> mine) {
-            List<Object> both = new ArrayList<>(mine);
-            both.addAll(l);
-            s.put(key, both);
-          } else {
-            s.putIfAbsent(key, value);
-          }
-        });
-      }
-    }
-    return s;
-  }
-
-  private static String type(Map<String, Object> schema) {
-    Object type = schema.get("type");
-    if (type instanceof List<?> types) {
-      return types.stream().map(String::valueOf).filter(t -> !"null".equals(t)).findFirst().orElse("null");
-    }
-    if (type == null) {
-      return schema.containsKey("properties") ? "object" : "string";
-    }
-    return (String) type;
-  }
-
   private static boolean isNumeric(Map<String, Object> schema) {
-    return "integer".equals(type(schema)) || "number".equals(type(schema));
+    return "integer".equals(Contract.type(schema)) || "number".equals(Contract.type(schema));
   }
 
   private static Object wrongType(Map<String, Object> schema, int variant) {
-    List<Object> wrong = switch (type(schema)) {
+    List<Object> wrong = switch (Contract.type(schema)) {
       case "string" -> List.of(12345, true, new JsonObject(), new JsonArray(), 1.5);
       case "integer", "number" -> List.of("12", true, new JsonObject(), new JsonArray(), "x", 1.5);
       case "boolean" -> List.of("true", 1, new JsonObject());

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * openapi.yaml read as plain maps for the tests generated from it (the authorization matrix, mass
  * assignment, fuzzing): its operations with their security, parameters and request-body schema,
- * {@code $ref}s resolved on demand.
+ * {@code $ref}s resolved on demand, and example values its schemas accept.
  */
 public final class Contract {
   private static final Set<String> METHODS = Set.of("get", "put", "post", "patch", "delete");
@@ -111,5 +114,100 @@ public final class Contract {
     }
     Matcher prefix = PREFIX.matcher(String.valueOf(schema.getOrDefault("pattern", "")));
     return (prefix.find() ? prefix.group(1) : "") + "x1";
+  }
+
+  /** A value the schema accepts (as far as a generator without the service's rules can tell). */
+  @SuppressWarnings("unchecked")
+  public Object example(Map<String, Object> schema, int depth) {
+    Map<String, Object> s = merged(schema);
+    if (s.containsKey("const")) {
+      return s.get("const");
+    }
+    if (s.containsKey("enum")) {
+      return ((List<Object>) s.get("enum")).get(0);
+    }
+    if (s.containsKey("default")) {
+      return s.get("default") instanceof Map<?, ?> m ? new JsonObject((Map<String, Object>) m) : s.get("default");
+    }
+    switch (type(s)) {
+      case "object" -> {
+        JsonObject object = new JsonObject();
+        Map<String, Object> properties = (Map<String, Object>) s.getOrDefault("properties", Map.of());
+        for (String name : (List<String>) s.getOrDefault("required", List.of())) {
+          Object child = properties.get(name);
+          object.put(name, depth > 4 || child == null ? "x" : example((Map<String, Object>) child, depth + 1));
+        }
+        return object;
+      }
+      case "array" -> {
+        JsonArray array = new JsonArray();
+        if (((Number) s.getOrDefault("minItems", 0)).intValue() > 0 && s.get("items") instanceof Map<?, ?> items) {
+          array.add(example((Map<String, Object>) items, depth + 1));
+        }
+        return array;
+      }
+      case "integer", "number" -> {
+        return s.get("minimum") instanceof Number min ? min : 1;
+      }
+      case "boolean" -> {
+        return true;
+      }
+      case "null" -> {
+        return null;
+      }
+      default -> {
+        if ("date-time".equals(s.get("format"))) {
+          return "2030-01-01T10:00:00Z";
+        }
+        String value = wellFormed(s);
+        int min = ((Number) s.getOrDefault("minLength", 0)).intValue();
+        return value.length() >= min ? value : value + "x".repeat(min - value.length());
+      }
+    }
+  }
+
+  /** The schema with {@code $ref} resolved and the first branch of oneOf/anyOf or all of allOf merged in. */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> merged(Map<String, Object> schema) {
+    Map<String, Object> s = new LinkedHashMap<>(resolve(schema));
+    for (String choice : List.of("oneOf", "anyOf")) {
+      if (s.get(choice) instanceof List<?> branches && !branches.isEmpty()) {
+        Map<String, Object> first = merged((Map<String, Object>) branches.get(0));
+        s.remove(choice);
+        first.forEach(s::putIfAbsent);
+      }
+    }
+    if (s.get("allOf") instanceof List<?> parts) {
+      s.remove("allOf");
+      for (Object part : parts) {
+        Map<String, Object> p = merged((Map<String, Object>) part);
+        p.forEach((key, value) -> {
+          if (value instanceof Map<?, ?> m && s.get(key) instanceof Map<?, ?> mine) {
+            Map<String, Object> both = new LinkedHashMap<>((Map<String, Object>) mine);
+            both.putAll((Map<String, Object>) m);
+            s.put(key, both);
+          } else if (value instanceof List<?> l && s.get(key) instanceof List<?> mine) {
+            List<Object> both = new ArrayList<>(mine);
+            both.addAll(l);
+            s.put(key, both);
+          } else {
+            s.putIfAbsent(key, value);
+          }
+        });
+      }
+    }
+    return s;
+  }
+
+  /** The schema's JSON type (the first that is not null when it lists several). */
+  public static String type(Map<String, Object> schema) {
+    Object type = schema.get("type");
+    if (type instanceof List<?> types) {
+      return types.stream().map(String::valueOf).filter(t -> !"null".equals(t)).findFirst().orElse("null");
+    }
+    if (type == null) {
+      return schema.containsKey("properties") ? "object" : "string";
+    }
+    return (String) type;
   }
 }

@@ -1,6 +1,5 @@
 package io.gpurental.gateway.payments;
 
-import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.StripeObject;
 import com.stripe.model.checkout.Session;
@@ -36,18 +35,18 @@ final class PaymentEvents {
   }
 
   /** Applies the event unless it was before; true when this call applied it. */
-  Future<Boolean> apply(Event event) {
-    StripeObject object = event.getDataObjectDeserializer().getObject().orElse(null);
-    if (object == null && HANDLED.contains(event.getType())) {
+  Future<Boolean> apply(StripeEvent event) {
+    StripeObject object = event.object();
+    if (object == null && HANDLED.contains(event.type())) {
       // e.g. the endpoint's API version differs from stripe-java's: never record an event unread
-      return Future.failedFuture(new IllegalStateException("Stripe event " + event.getId() + " (" + event.getType()
-          + ", API version " + event.getApiVersion() + ") could not be read; set the webhook endpoint's API version to "
+      return Future.failedFuture(new IllegalStateException("Stripe event " + event.id() + " (" + event.type()
+          + ", API version " + event.apiVersion() + ") could not be read; set the webhook endpoint's API version to "
           + com.stripe.Stripe.API_VERSION));
     }
     return prepare(event, object).compose(card -> pool.withTransaction(tx -> PaymentRepository.recordEvent(tx,
-            event.getId(), event.getType())
+            event.id(), event.type())
         .compose(fresh -> !fresh ? Future.succeededFuture((PaymentRecords.Applied) null)
-            : effects(tx, event.getType(), object, card))))
+            : effects(tx, event.type(), object, card))))
         .map(applied -> {
           if (applied != null) {
             announce(applied);
@@ -57,8 +56,8 @@ final class PaymentEvents {
   }
 
   /** Stripe reads an effect needs, done before the transaction (no network call holds locks). */
-  private Future<StripeGateway.SavedCard> prepare(Event event, StripeObject object) {
-    if ("checkout.session.completed".equals(event.getType()) && object instanceof Session session
+  private Future<StripeGateway.SavedCard> prepare(StripeEvent event, StripeObject object) {
+    if ("checkout.session.completed".equals(event.type()) && object instanceof Session session
         && "setup".equals(session.getMode()) && session.getSetupIntent() != null) {
       return stripe.cardOfSetup(session.getSetupIntent());
     }

@@ -33,7 +33,7 @@ public final class PaymentsFeature implements Feature {
     PaymentRecords records = new PaymentRecords(outcomes);
     CardFees fees = new CardFees(pool, stripe);
     PaymentEvents events = new PaymentEvents(pool, stripe, refunds, records, outcomes, fees);
-    this.webhooks = new StripeWebhooks(events, config.webhookSecret());
+    this.webhooks = new StripeWebhooks(vertx, events, config.webhookSecret());
     this.cards = new SavedCards(pool, stripe, publicBase);
     this.api = new PaymentsApi(pool);
     this.payments = new Payments(pool, stripe, cards, refunds, events, records, outcomes);

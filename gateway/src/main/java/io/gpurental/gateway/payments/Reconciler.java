@@ -1,6 +1,5 @@
 package io.gpurental.gateway.payments;
 
-import com.stripe.model.Event;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -87,18 +86,18 @@ final class Reconciler {
 
   private Future<Void> missedEvents(Tally tally) {
     return stripe.eventsSince(Instant.now().minus(lookback), MAX_EVENTS).compose(recent -> {
-      List<Event> handled = recent.stream().filter(e -> PaymentEvents.HANDLED.contains(e.getType())).toList();
+      List<StripeEvent> handled = recent.stream().filter(e -> PaymentEvents.HANDLED.contains(e.type())).toList();
       if (handled.isEmpty()) {
         return Future.succeededFuture();
       }
-      return PaymentRepository.recordedEvents(pool, handled.stream().map(Event::getId).toList())
+      return PaymentRepository.recordedEvents(pool, handled.stream().map(StripeEvent::id).toList())
           .compose(seen -> {
             // oldest first, as they happened
-            List<Event> missed = new ArrayList<>(handled.stream().filter(e -> !seen.contains(e.getId())).toList());
+            List<StripeEvent> missed = new ArrayList<>(handled.stream().filter(e -> !seen.contains(e.id())).toList());
             Collections.reverse(missed);
             tally.missed = missed.size();
             Future<Void> inOrder = Future.succeededFuture();
-            for (Event event : missed) {
+            for (StripeEvent event : missed) {
               inOrder = inOrder.compose(v -> applyAlone(event, tally));
             }
             return inOrder;
@@ -110,20 +109,20 @@ final class Reconciler {
    * Applies one missed event; a failure is logged and counted and never stops the events after it
    * (the event stays unrecorded, so the next run tries it again).
    */
-  private Future<Void> applyAlone(Event event, Tally tally) {
+  private Future<Void> applyAlone(StripeEvent event, Tally tally) {
     return Future.succeededFuture().compose(v -> events.apply(event))
         .<Void>map(applied -> {
           if (applied) {
             tally.applied++;
-            LOG.warn("Applied Stripe event {} ({}) that no webhook delivered", event.getId(), event.getType());
+            LOG.warn("Applied Stripe event {} ({}) that no webhook delivered", event.id(), event.type());
           }
           return null;
         })
         .recover(failure -> {
           tally.failed++;
           failures.increment();
-          LOG.error("Could not apply the missed Stripe event {} ({}); the next run retries it: {}", event.getId(),
-              event.getType(), failure.getMessage());
+          LOG.error("Could not apply the missed Stripe event {} ({}); the next run retries it: {}", event.id(),
+              event.type(), failure.getMessage());
           return Future.succeededFuture();
         });
   }

@@ -54,7 +54,8 @@ public final class StripeGateway {
   public StripeGateway(Vertx vertx, Pool pool, StripeConfig config) {
     this.vertx = vertx;
     this.pool = pool;
-    StripeClient.StripeClientBuilder builder = StripeClient.builder().setApiKey(config.secretKey());
+    StripeClient.StripeClientBuilder builder = StripeClient.builder().setApiKey(config.secretKey())
+        .setHttpClient(StripeThreads.httpClient());
     if (config.sandbox()) {
       builder.setApiBase(config.apiBase().toString());
     }
@@ -217,10 +218,10 @@ public final class StripeGateway {
     return blocking(() -> stripe.paymentMethods().detach(paymentMethodId)).mapEmpty();
   }
 
-  /** Stripe's events newer than {@code since}, newest first (a few pages at most). */
-  Future<List<Event>> eventsSince(Instant since, int max) {
+  /** Stripe's events newer than {@code since}, newest first (a few pages at most), read on the worker. */
+  Future<List<StripeEvent>> eventsSince(Instant since, int max) {
     return blocking(() -> {
-      List<Event> events = new ArrayList<>();
+      List<StripeEvent> events = new ArrayList<>();
       String after = null;
       while (events.size() < max) {
         EventListParams.Builder params = EventListParams.builder().setLimit(100L);
@@ -232,7 +233,7 @@ public final class StripeGateway {
           if (event.getCreated() < since.getEpochSecond()) {
             return events;
           }
-          events.add(event);
+          events.add(StripeEvent.read(event));
         }
         if (!Boolean.TRUE.equals(page.getHasMore()) || page.getData().isEmpty()) {
           return events;

@@ -4,16 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.Contract;
+import io.gpurental.gateway.testing.FakeAgent;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.SignedIn;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,11 +33,12 @@ import org.junit.jupiter.api.TestFactory;
  * credentials (401 unless it declares {@code {}}), as a renter when it needs the operator (403),
  * with a renter's token on agent routes (401), with another account's object ids (404), and with
  * an API token lacking the scope its {@code bearerAuth} requirement names (403, with an operator's
- * token, so operators are held to scopes too; session-only operations refuse every token).
+ * token, so operators are held to scopes too; session-only operations refuse every token), and
+ * with a host agent's credential on every route that is not an agent route (401: a host never acts
+ * as a user, and on a public route it is a bearer token that names nobody).
  */
 @GatewayTest
 class AuthorizationMatrixTest {
-  private static final Set<String> METHODS = Set.of("get", "put", "post", "patch", "delete");
   private static final List<String> SCOPES = List.of("catalog:read", "reservations:read", "reservations:write",
       "payments:read", "payments:write", "operator");
   /** Path parameters that name objects a renter owns: the test makes one for account A. */
@@ -95,7 +95,8 @@ class AuthorizationMatrixTest {
 
   @TestFactory
   Stream<DynamicTest> everyOperationRefusesWhoItMust(TestGateway gateway, @SignedIn("matrix-ann") ApiClient ann,
-      @SignedIn("matrix-bob") ApiClient bob, @SignedIn("renter-rita") ApiClient renter) throws Exception {
+      @SignedIn("matrix-bob") ApiClient bob, @SignedIn("renter-rita") ApiClient renter,
+      @SignedIn("operator") ApiClient operator) throws Exception {
     node = gateway;
     List<Operation> operations = operations();
     assertTrue(operations.size() >= 70, "operations in the contract: " + operations.size());
@@ -106,6 +107,7 @@ class AuthorizationMatrixTest {
     WebSession renterBrowser = new WebSession();
     renterBrowser.signIn(node, "github", "renter-rita");
     Map<String, String> annIds = annsObjects(ann, annBrowser);
+    String hostCredential = FakeAgent.enrolledHost(node, operator, "NVIDIA GeForce RTX 4090", 1).credential();
     return operations.stream().map(operation -> DynamicTest.dynamicTest(operation.toString(), () -> {
       OPERATIONS.incrementAndGet();
       anonymous(operation);
@@ -116,6 +118,9 @@ class AuthorizationMatrixTest {
       }
       if (operation.isAgent()) {
         check(operation, "a renter's token", 401, send(operation, path(operation, Map.of()), "Bearer " + renter.token()));
+      } else {
+        check(operation, "a host agent's credential", 401,
+            send(operation, path(operation, annIds), "Bearer " + hostCredential));
       }
       if (!operation.ownedParameters().isEmpty() && !operation.isOperatorOnly()) {
         othersObject(operation, annIds, bob, bobBrowser);
@@ -237,22 +242,8 @@ class AuthorizationMatrixTest {
     return path.replaceAll("\\{([a-z_]+)}", "$1_x1");
   }
 
-  @SuppressWarnings("unchecked")
-  static List<Operation> operations() throws Exception {
-    Map<String, Object> contract;
-    try (InputStream in = AuthorizationMatrixTest.class.getClassLoader().getResourceAsStream("openapi.yaml")) {
-      contract = new ObjectMapper(new YAMLFactory()).readValue(in, Map.class);
-    }
-    List<Operation> operations = new ArrayList<>();
-    Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) contract.get("paths");
-    paths.forEach((template, item) -> item.forEach((method, value) -> {
-      if (METHODS.contains(method)) {
-        Map<String, Object> operation = (Map<String, Object>) value;
-        operations.add(new Operation(method, template, (String) operation.get("operationId"),
-            (List<Map<String, List<String>>>) operation.getOrDefault("security", List.of()),
-            operation.containsKey("requestBody")));
-      }
-    }));
-    return operations;
+  static List<Operation> operations() {
+    return Contract.get().operations().stream().map(operation -> new Operation(operation.method(),
+        operation.template(), operation.id(), operation.security(), operation.hasBody())).toList();
   }
 }

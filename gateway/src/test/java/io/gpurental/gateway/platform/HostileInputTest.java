@@ -10,6 +10,8 @@ import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,35 @@ class HostileInputTest {
     browser = new WebSession();
     browser.signIn(node, "github", "mallory");
     api = ApiClient.signIn(node, "mallory");
+  }
+
+  /** Found by ContractFuzzTest: Vert.x's BodyHandler threw (500) on a form Content-Type outside POST/PUT/PATCH/DELETE. */
+  @Test
+  void aFormContentTypeOnAGetIs415() {
+    for (String type : new String[] {"multipart/form-data; boundary=x", "application/x-www-form-urlencoded"}) {
+      for (String path : new String[] {"/api/v1/offers", "/api/v1/events", "/"}) {
+        HttpResponse<String> answer = node.send(HttpRequest.newBuilder(URI.create(node.url(path)))
+            .header("Content-Type", type).GET());
+        assertEquals(415, answer.statusCode(), path + " " + type + ": " + answer.body());
+        assertEquals(415, new JsonObject(answer.body()).getInteger("status"), answer.body());
+      }
+      HttpResponse<String> options = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/offers")))
+          .header("Content-Type", type).method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
+      assertEquals(415, options.statusCode(), options.body());
+    }
+  }
+
+  /** Found by ContractFuzzTest: a request Netty cannot decode got Vert.x's empty 414/431, not problem+json. */
+  @Test
+  void aRequestLineOrHeadersBeyondTheLimitsGetProblems() {
+    HttpResponse<String> longLine = node.get("/api/v1/offers?region=" + "x".repeat(10_000));
+    assertEquals(414, longLine.statusCode(), longLine.body());
+    assertEquals(414, new JsonObject(longLine.body()).getInteger("status"), longLine.body());
+    assertTrue(longLine.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+    HttpResponse<String> bigHeaders = node.send(HttpRequest.newBuilder(URI.create(node.url("/api/v1/offers")))
+        .header("X-Padding", "x".repeat(10_000)).GET());
+    assertEquals(431, bigHeaders.statusCode(), bigHeaders.body());
+    assertEquals(431, new JsonObject(bigHeaders.body()).getInteger("status"), bigHeaders.body());
   }
 
   @Test

@@ -3,16 +3,14 @@ package io.gpurental.gateway.platform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.gpurental.gateway.testing.ApiClient;
+import io.gpurental.gateway.testing.Contract;
 import io.gpurental.gateway.testing.FakeAgent;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.SignedIn;
 import io.gpurental.gateway.testing.TestGateway;
 import io.gpurental.gateway.testing.WebSession;
 import io.vertx.core.json.JsonObject;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -21,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -37,7 +33,6 @@ import org.junit.jupiter.api.TestFactory;
 class MassAssignmentTest {
   private static final Set<String> EXEMPT = Set.of("receiveStripeWebhook");
   private static final List<String> EXTRAS = List.of("price", "status", "account_id", "role");
-  private static final Pattern PREFIX = Pattern.compile("^\\^([a-z]+_)\\[");
 
   /** A write operation with a request body, its path parameters filled in with well-formed values. */
   record Write(String method, String id, String path, List<Map<String, List<String>>> security) {
@@ -88,48 +83,23 @@ class MassAssignmentTest {
         .method(write.method().toUpperCase(), HttpRequest.BodyPublishers.ofString(body.encode()));
   }
 
-  @SuppressWarnings("unchecked")
-  private static List<Write> writes() throws Exception {
-    Map<String, Object> contract;
-    try (InputStream in = MassAssignmentTest.class.getClassLoader().getResourceAsStream("openapi.yaml")) {
-      contract = new ObjectMapper(new YAMLFactory()).readValue(in, Map.class);
-    }
-    Map<String, Object> components = (Map<String, Object>) contract.get("components");
-    Map<String, Object> sharedParameters = (Map<String, Object>) components.get("parameters");
+  private static List<Write> writes() {
     List<Write> writes = new ArrayList<>();
-    Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) contract.get("paths");
-    paths.forEach((template, item) -> item.forEach((method, value) -> {
-      if (!Set.of("put", "post", "patch", "delete").contains(method)) {
-        return;
+    for (Contract.Operation operation : Contract.get().operations()) {
+      if (!Set.of("put", "post", "patch", "delete").contains(operation.method()) || !operation.hasBody()
+          || EXEMPT.contains(operation.id())) {
+        continue;
       }
-      Map<String, Object> operation = (Map<String, Object>) value;
-      String id = (String) operation.get("operationId");
-      if (!operation.containsKey("requestBody") || EXEMPT.contains(id)) {
-        return;
-      }
-      String path = template;
-      for (Object declared : (List<Object>) operation.getOrDefault("parameters", List.of())) {
-        Map<String, Object> parameter = (Map<String, Object>) declared;
-        if (parameter.containsKey("$ref")) {
-          String ref = (String) parameter.get("$ref");
-          parameter = (Map<String, Object>) sharedParameters.get(ref.substring(ref.lastIndexOf('/') + 1));
-        }
+      String path = operation.template();
+      for (Map<String, Object> parameter : operation.parameters()) {
         if ("path".equals(parameter.get("in"))) {
-          path = path.replace("{" + parameter.get("name") + "}", wellFormed((Map<String, Object>) parameter.get("schema")));
+          @SuppressWarnings("unchecked")
+          Map<String, Object> schema = (Map<String, Object>) parameter.get("schema");
+          path = path.replace("{" + parameter.get("name") + "}", Contract.wellFormed(schema));
         }
       }
-      writes.add(new Write(method, id, path, (List<Map<String, List<String>>>) operation.get("security")));
-    }));
-    return writes;
-  }
-
-  /** A value the parameter's schema accepts (its id prefix, or its first enum value). */
-  @SuppressWarnings("unchecked")
-  private static String wellFormed(Map<String, Object> schema) {
-    if (schema.containsKey("enum")) {
-      return String.valueOf(((List<Object>) schema.get("enum")).get(0));
+      writes.add(new Write(operation.method(), operation.id(), path, operation.security()));
     }
-    Matcher prefix = PREFIX.matcher(String.valueOf(schema.getOrDefault("pattern", "")));
-    return (prefix.find() ? prefix.group(1) : "") + "x1";
+    return writes;
   }
 }

@@ -111,6 +111,11 @@ public final class WebSession {
     csrfToken = response.statusCode() == 200 ? new JsonObject(response.body()).getString("csrf_token") : null;
   }
 
+  /** The CSRF token this browser sends on writes (from its last /me), or null. */
+  public String csrfToken() {
+    return csrfToken;
+  }
+
   /** Sends this CSRF token from now on (read from a /me answer the caller fetched itself). */
   public void useCsrfToken(String token) {
     csrfToken = token;

@@ -51,8 +51,12 @@ public final class Problems {
           method + " is not allowed on " + path + ".", null);
       case 413 -> new Problem("payload-too-large", "Payload too large", 413,
           "The request body is larger than the limit of " + bodyLimit + " bytes.", null);
+      case 414 -> new Problem("uri-too-long", "URI too long", 414,
+          "The request line is longer than 4,096 bytes; send long values in a JSON body.", null);
       case 415 -> new Problem("unsupported-media-type", "Unsupported media type", 415,
           "Send the request body as application/json.", null);
+      case 431 -> new Problem("header-fields-too-large", "Request header fields too large", 431,
+          "The request headers are larger than 8 KiB together.", null);
       case 503 -> new Problem("unavailable", "Service unavailable", 503,
           "The gateway is not ready or is shutting down; retry shortly.", null);
       default -> status >= 500

@@ -27,6 +27,7 @@ final class GatewayRouter {
       router.allowForward(AllowForwardHeaders.X_FORWARD);
     }
     router.route().handler(new RequestIds()).handler(new SecurityHeaders(setup.http().behindTls()));
+    router.route().handler(new FormBodyMethods());
     router.route().handler(BodyHandler.create(false).setBodyLimit(bodyLimit));
 
     mountHealth(router, setup.liveness(), setup.readiness());

@@ -53,6 +53,13 @@ class PaymentsChaosTest {
   private static final AtomicInteger cancelled = new AtomicInteger();
   private static final AtomicInteger refundedByOperator = new AtomicInteger();
   private static final AtomicInteger refundSkipped = new AtomicInteger();
+  private static final AtomicInteger inFlightRefunds = new AtomicInteger();
+  private static final AtomicInteger inFlightRefundsCut = new AtomicInteger();
+  /** Flow number → its reservation as created, for the flows that leave it alone once paid. */
+  private static final Map<Integer, JsonObject> untouched = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int IN_FLIGHT_REFUNDS = 8;
+  /** Flow number → its reservation as created. */
+  private static final Map<Integer, JsonObject> all = new java.util.concurrent.ConcurrentHashMap<>();
 
   @BeforeAll
   static void start() {
@@ -100,8 +107,7 @@ class PaymentsChaosTest {
           payFlow(i, renters.get(i % RENTERS), operator, offers.get(i % offers.size()),
               first.plus(2L * (i / offers.size()), ChronoUnit.HOURS));
           if (done.incrementAndGet() == RESERVATIONS / 2 && killed.compareAndSet(false, true)) {
-            live.remove(victim);
-            CompletableFuture.runAsync(victim::kill).whenComplete((v, e) -> {
+            CompletableFuture.runAsync(() -> killDuringRefunds(victim, operator)).whenComplete((v, e) -> {
               if (e != null) {
                 kill.completeExceptionally(e);
               } else {
@@ -138,15 +144,19 @@ class PaymentsChaosTest {
         + " AND data ->> 'status' = 'succeeded'");
     long stripeRefunds = cluster.count("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'refund'");
     long repaired = cluster.count("SELECT coalesce(sum(events_applied), 0) FROM reconciler_runs");
+    String refundReasons = cluster.text("SELECT string_agg(reason || ' ' || n, ', ') FROM (SELECT reason, count(*) AS n"
+        + " FROM refunds GROUP BY reason ORDER BY reason) r");
     System.out.printf("Payments under chaos: %d reservations paid by %d renters in %d ms (%d cancelled at once,"
             + " %d partly refunded by the operator, %d not confirmed in time for it), %d requests cut by the kill;"
+            + " %d operator refunds in flight on the killed node, %d of them cut and retried elsewhere;"
             + " webhooks: %d events, %d dropped (%d payments), %d copies sent, answers %s, %d cut;"
             + " before reconciliation %d charged but unconfirmed, %d refunds pending; reconciled in %d ms"
-            + " (%d events applied); %d charges and %d refunds at Stripe%n", RESERVATIONS, RENTERS, chaosMillis,
-        cancelled.get(), refundedByOperator.get(), refundSkipped.get(), cut.get(), relay.received.size(),
+            + " (%d events applied); %d charges and %d refunds at Stripe (%s)%n", RESERVATIONS, RENTERS, chaosMillis,
+        cancelled.get(), refundedByOperator.get(), refundSkipped.get(), cut.get(),
+        inFlightRefunds.get(), inFlightRefundsCut.get(), relay.received.size(),
         relay.droppedEvents.size(), relay.droppedPayments.size(), relay.copiesSent.get(), relay.answers,
         relay.copiesCut.get(), unconfirmedBefore.size(), pendingRefundsBefore, reconcileMillis, repaired, charged,
-        stripeRefunds);
+        stripeRefunds, refundReasons);
 
     assertTrue(!relay.droppedPayments.isEmpty() && unconfirmedBefore.size() >= relay.droppedPayments.size(),
         "each payment whose webhooks were dropped was charged and unconfirmed before reconciliation: dropped "
@@ -164,6 +174,7 @@ class PaymentsChaosTest {
     assertEquals(stripeRefunds, cluster.count("SELECT count(*) FROM ledger_transactions WHERE kind = 'refund'"),
         "one ledger refund per Stripe refund");
     assertTrue(cancelled.get() > 0 && refundedByOperator.get() > 0 && stripeRefunds > 0, "refunds were exercised");
+    assertTrue(inFlightRefunds.get() > 0, "refunds were in flight on the killed node");
     assertTrue(relay.unexpectedAnswers.isEmpty(), "every copy a live node answered was 200: "
         + relay.unexpectedAnswers.stream().limit(5).toList());
   }
@@ -177,8 +188,12 @@ class PaymentsChaosTest {
     JsonObject reservation = expect(201, call(i, "POST", "/api/v1/reservations", renter, "chaos-reserve-" + i,
         ApiClient.reservationRequest(offer, 1, start, 2, "checkout")));
     String id = reservation.getString("id");
+    all.put(i, reservation);
     String session = ApiClient.sessionOf(reservation.getJsonObject("payment").getString("checkout_url"));
     completeCheckout(cluster.node(i % 2), session);
+    if (i % 2 == 0) {
+      untouched.put(i, reservation);
+    }
     if (i % 4 == 1) {
       HttpResponse<String> answer = call(i, "POST", "/api/v1/reservations/" + id + "/cancel", renter,
           "chaos-cancel-" + i, null);
@@ -197,6 +212,61 @@ class PaymentsChaosTest {
               .put("reason", "Chaos test: part of the hours given back")));
       refundedByOperator.incrementAndGet();
     }
+  }
+
+  /**
+   * The kill, timed to hit money in flight: operator refunds of confirmed reservations are sent
+   * to the victim all at once, and it is killed as soon as the first is decided, so they
+   * die between their decision, Stripe's refund and its record. Each cut one is retried on a
+   * survivor with the same Idempotency-Key, as an operator's client would.
+   */
+  private static void killDuringRefunds(GatewayProcess victim, String operator) {
+    List<Integer> targets = untouched.entrySet().stream()
+        .filter(e -> "confirmed".equals(cluster.text("SELECT status FROM reservations WHERE id = '"
+            + e.getValue().getString("id") + "'")))
+        .map(Map.Entry::getKey).limit(IN_FLIGHT_REFUNDS).toList();
+    List<CompletableFuture<HttpResponse<String>>> refunds = new ArrayList<>();
+    for (int i : targets) {
+      untouched.remove(i);
+      refunds.add(HTTP.sendAsync(operatorRefund(victim, operator, i).build(), HttpResponse.BodyHandlers.ofString()));
+    }
+    inFlightRefunds.addAndGet(refunds.size());
+    String ids = String.join("', '", targets.stream().map(PaymentsChaosTest::reservationOf).toList());
+    Eventually.eventually("the first refund in flight decided", Duration.ofSeconds(60), () -> cluster.count(
+        "SELECT count(*) FROM refunds f JOIN payments p ON p.id = f.payment_id WHERE f.reason = 'operator'"
+            + " AND p.reservation_id IN ('" + ids + "')"), decided -> targets.isEmpty() || decided > 0);
+    live.remove(victim);
+    victim.kill();
+    for (int k = 0; k < refunds.size(); k++) {
+      int i = targets.get(k);
+      HttpResponse<String> answer = refunds.get(k).handle((response, cut) -> response).join();
+      if (answer == null) {
+        inFlightRefundsCut.incrementAndGet();
+        expect(201, call(i, "POST", "/api/v1/operator/reservations/" + reservationOf(i) + "/refunds", operator,
+            "chaos-in-flight-" + i, refundBody(i)));
+      } else {
+        expect(201, answer);
+      }
+    }
+  }
+
+  private static String reservationOf(int i) {
+    return all.get(i).getString("id");
+  }
+
+  private static HttpRequest.Builder operatorRefund(GatewayProcess node, String operator, int i) {
+    return HttpRequest.newBuilder(URI.create(node.url("/api/v1/operator/reservations/" + reservationOf(i)
+            + "/refunds"))).timeout(Duration.ofSeconds(90))
+        .header("Authorization", "Bearer " + operator).header("Content-Type", "application/json")
+        .header("Idempotency-Key", "chaos-in-flight-" + i)
+        .POST(HttpRequest.BodyPublishers.ofString(refundBody(i).encode()));
+  }
+
+  /** A quarter of what reservation {@code i} cost. */
+  private static JsonObject refundBody(int i) {
+    long total = all.get(i).getJsonObject("price").getJsonObject("total").getLong("amount");
+    return new JsonObject().put("amount", total / 4).put("currency", "usd").put("kind", "refund")
+        .put("reason", "Chaos test: refunded while its node was killed");
   }
 
   /**

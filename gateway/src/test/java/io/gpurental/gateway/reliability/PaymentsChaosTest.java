@@ -135,9 +135,15 @@ class PaymentsChaosTest {
 
     long reconcileStarted = System.nanoTime();
     cluster.restart(2, 3, Map.of("GATEWAY_STRIPE_RECONCILE_INTERVAL_SECONDS", "1"));
-    Eventually.eventually("reconciled: nothing charged and unconfirmed, no refund pending", Duration.ofSeconds(180),
-        () -> PaymentsAudit.lines(cluster, PaymentsAudit.CHARGED_NOT_CONFIRMED).size()
-            + cluster.count("SELECT count(*) FROM refunds WHERE status = 'pending'"), left -> left == 0);
+    try {
+      Eventually.eventually("reconciled: nothing charged and unconfirmed, no refund pending", Duration.ofSeconds(180),
+          () -> PaymentsAudit.lines(cluster, PaymentsAudit.CHARGED_NOT_CONFIRMED).size()
+              + cluster.count("SELECT count(*) FROM refunds WHERE status = 'pending'"), left -> left == 0);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; charged and unconfirmed: "
+          + PaymentsAudit.lines(cluster, PaymentsAudit.CHARGED_NOT_CONFIRMED) + "; refunds not done: "
+          + PaymentsAudit.lines(cluster, PaymentsAudit.REFUNDS_NOT_DONE) + "\n" + cluster.node(2).logTail(), e);
+    }
     long reconcileMillis = (System.nanoTime() - reconcileStarted) / 1_000_000;
 
     long charged = cluster.count("SELECT count(*) FROM sandbox_stripe.objects WHERE type = 'payment_intent'"

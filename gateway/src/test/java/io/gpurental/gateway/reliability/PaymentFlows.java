@@ -50,8 +50,6 @@ final class PaymentFlows {
   final AtomicInteger refundSkipped = new AtomicInteger();
   final AtomicInteger inFlightRefunds = new AtomicInteger();
   final AtomicInteger inFlightRefundsCut = new AtomicInteger();
-  /** Just after the victim's process ended. */
-  volatile Instant killedAt;
   volatile long millis;
 
   PaymentFlows(GatewayCluster cluster, WebhookRelay relay, String operator) {
@@ -154,8 +152,6 @@ final class PaymentFlows {
             + " AND p.reservation_id IN ('" + ids + "')"), decided -> targets.isEmpty() || decided > 0);
     live.remove(victim);
     victim.kill();
-    // after its exit: whatever the victim began, it began before this
-    killedAt = Instant.now();
     for (int k = 0; k < refunds.size(); k++) {
       int i = targets.get(k);
       HttpResponse<String> answer = refunds.get(k).handle((response, failure) -> response).join();

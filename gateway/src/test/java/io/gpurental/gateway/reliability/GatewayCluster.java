@@ -102,7 +102,12 @@ public final class GatewayCluster implements AutoCloseable {
 
   /** Starts node {@code index} again after it ended, and waits until it is ready with {@code members} members. */
   public GatewayProcess restart(int index, int members) {
-    GatewayProcess node = nodes.get(index).relaunch();
+    return restart(index, members, Map.of());
+  }
+
+  /** As {@link #restart(int, int)}, with {@code changed} settings for the new process. */
+  public GatewayProcess restart(int index, int members, Map<String, String> changed) {
+    GatewayProcess node = nodes.get(index).relaunch(changed);
     nodes.set(index, node);
     node.awaitReady(members, START_TIMEOUT);
     return node;

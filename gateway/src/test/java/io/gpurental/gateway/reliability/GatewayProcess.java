@@ -72,10 +72,17 @@ public final class GatewayProcess implements AutoCloseable {
 
   /** A new process of this node (same name, ports, settings and log file), after this one ended. */
   public GatewayProcess relaunch() {
+    return relaunch(Map.of());
+  }
+
+  /** As {@link #relaunch()}, with {@code changed} settings replacing or adding to this node's. */
+  public GatewayProcess relaunch(Map<String, String> changed) {
     if (process.isAlive()) {
       throw new IllegalStateException(name + " is still running");
     }
-    return launch(name, settings, log.getParent());
+    Map<String, String> next = new java.util.HashMap<>(settings);
+    next.putAll(changed);
+    return launch(name, next, log.getParent());
   }
 
   public String name() {

@@ -19,6 +19,11 @@ final class Charges {
     this.authenticationBase = authenticationBase;
   }
 
+  /** The same charges working through {@code other} (one request's transaction). */
+  Charges on(StripeStore other) {
+    return new Charges(other, authenticationBase);
+  }
+
   /** The balance transactions of charges and refunds (also what expands ids for {@code expand[]}). */
   BalanceTransactions balance() {
     return balance;

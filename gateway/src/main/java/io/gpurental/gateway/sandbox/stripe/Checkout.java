@@ -17,6 +17,11 @@ final class Checkout {
     this.pageBase = pageBase;
   }
 
+  /** The same checkout working through {@code other} and {@code otherCharges} (one request's transaction). */
+  Checkout on(StripeStore other, Charges otherCharges) {
+    return new Checkout(other, otherCharges, pageBase);
+  }
+
   Future<JsonObject> create(JsonObject params) {
     String mode = params.getString("mode");
     if (mode == null) {

@@ -13,70 +13,64 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class StripeApi {
   private final StripeHttp http;
-  private final StripeStore store;
-  private final Charges charges;
-  private final Checkout checkout;
 
-  StripeApi(StripeHttp http, StripeStore store, Charges charges, Checkout checkout) {
+  StripeApi(StripeHttp http) {
     this.http = http;
-    this.store = store;
-    this.charges = charges;
-    this.checkout = checkout;
   }
 
   void mount(Router router, String base) {
-    router.post(base + "/customers").handler(http.handle((p, ctx) -> store.insert(Objects.customer(p))));
-    router.get(base + "/customers/:id").handler(http.handle((p, ctx) -> customer(ctx)));
-    router.post(base + "/customers/:id").handler(http.handle(this::updateCustomer));
-    router.get(base + "/customers/:id/payment_methods").handler(http.handle((p, ctx) ->
-        store.list("payment_method", ctx.pathParam("id"), limit(p), p.getString("starting_after"),
+    router.post(base + "/customers").handler(http.handle((p, ctx, o) -> o.store().insert(Objects.customer(p))));
+    router.get(base + "/customers/:id").handler(http.handle((p, ctx, o) -> customer(ctx, o)));
+    router.post(base + "/customers/:id").handler(http.handle(StripeApi::updateCustomer));
+    router.get(base + "/customers/:id/payment_methods").handler(http.handle((p, ctx, o) ->
+        o.store().list("payment_method", ctx.pathParam("id"), limit(p), p.getString("starting_after"),
             "/v1/customers/" + ctx.pathParam("id") + "/payment_methods")));
-    router.get(base + "/payment_methods").handler(http.handle((p, ctx) ->
-        store.list("payment_method", p.getString("customer"), limit(p), p.getString("starting_after"), "/v1/payment_methods")));
-    router.get(base + "/payment_methods/:id").handler(http.handle((p, ctx) ->
-        store.get(ctx.pathParam("id"), "payment_method", "payment_method")));
-    router.post(base + "/payment_methods/:id/attach").handler(http.handle((p, ctx) -> attach(ctx, p.getString("customer"))));
-    router.post(base + "/payment_methods/:id/detach").handler(http.handle((p, ctx) -> attach(ctx, null)));
-    router.post(base + "/payment_intents").handler(http.handle(this::createIntent));
-    router.get(base + "/payment_intents/:id").handler(http.handle((p, ctx) -> expanded(intent(ctx), p)));
-    router.post(base + "/payment_intents/:id/confirm").handler(http.handle(this::confirmIntent));
-    router.post(base + "/payment_intents/:id/capture").handler(http.handle((p, ctx) -> intent(ctx)
-        .compose(intent -> charges.capture(intent, p.containsKey("amount_to_capture")
+    router.get(base + "/payment_methods").handler(http.handle((p, ctx, o) ->
+        o.store().list("payment_method", p.getString("customer"), limit(p), p.getString("starting_after"), "/v1/payment_methods")));
+    router.get(base + "/payment_methods/:id").handler(http.handle((p, ctx, o) ->
+        o.store().get(ctx.pathParam("id"), "payment_method", "payment_method")));
+    router.post(base + "/payment_methods/:id/attach").handler(http.handle((p, ctx, o) -> attach(ctx, p.getString("customer"), o)));
+    router.post(base + "/payment_methods/:id/detach").handler(http.handle((p, ctx, o) -> attach(ctx, null, o)));
+    router.post(base + "/payment_intents").handler(http.handle(StripeApi::createIntent));
+    router.get(base + "/payment_intents/:id").handler(http.handle((p, ctx, o) -> expanded(intent(ctx, o), p, o)));
+    router.post(base + "/payment_intents/:id/confirm").handler(http.handle(StripeApi::confirmIntent));
+    router.post(base + "/payment_intents/:id/capture").handler(http.handle((p, ctx, o) -> intent(ctx, o)
+        .compose(intent -> o.charges().capture(intent, p.containsKey("amount_to_capture")
             ? Long.valueOf(p.getString("amount_to_capture")) : null))));
-    router.post(base + "/payment_intents/:id/cancel").handler(http.handle((p, ctx) -> intent(ctx)
-        .compose(intent -> charges.cancel(intent, p.getString("cancellation_reason", "requested_by_customer")))));
-    router.post(base + "/refunds").handler(http.handle(this::refund));
-    router.get(base + "/refunds/:id").handler(http.handle((p, ctx) ->
-        expanded(store.get(ctx.pathParam("id"), "refund", "refund"), p)));
-    router.get(base + "/charges/:id").handler(http.handle((p, ctx) ->
-        expanded(store.get(ctx.pathParam("id"), "charge", "charge"), p)));
-    router.get(base + "/balance_transactions/:id").handler(http.handle((p, ctx) ->
-        expanded(store.get(ctx.pathParam("id"), "balance_transaction", "id"), p)));
-    router.post(base + "/checkout/sessions").handler(http.handle((p, ctx) -> checkout.create(p)));
-    router.get(base + "/checkout/sessions/:id").handler(http.handle((p, ctx) ->
-        store.get(ctx.pathParam("id"), "checkout.session", "checkout_session")));
-    router.post(base + "/checkout/sessions/:id/expire").handler(http.handle((p, ctx) -> checkout.expire(ctx.pathParam("id"))));
-    router.get(base + "/setup_intents/:id").handler(http.handle((p, ctx) ->
-        store.get(ctx.pathParam("id"), "setup_intent", "setup_intent")));
-    router.get(base + "/events").handler(http.handle((p, ctx) ->
-        store.listEvents(p.getString("type"), limit(p), p.getString("starting_after"))));
-    router.get(base + "/events/:id").handler(http.handle((p, ctx) -> store.getEvent(ctx.pathParam("id"))));
+    router.post(base + "/payment_intents/:id/cancel").handler(http.handle((p, ctx, o) -> intent(ctx, o)
+        .compose(intent -> o.charges().cancel(intent, p.getString("cancellation_reason", "requested_by_customer")))));
+    router.post(base + "/refunds").handler(http.handle(StripeApi::refund));
+    router.get(base + "/refunds/:id").handler(http.handle((p, ctx, o) ->
+        expanded(o.store().get(ctx.pathParam("id"), "refund", "refund"), p, o)));
+    router.get(base + "/charges/:id").handler(http.handle((p, ctx, o) ->
+        expanded(o.store().get(ctx.pathParam("id"), "charge", "charge"), p, o)));
+    router.get(base + "/balance_transactions/:id").handler(http.handle((p, ctx, o) ->
+        expanded(o.store().get(ctx.pathParam("id"), "balance_transaction", "id"), p, o)));
+    router.post(base + "/checkout/sessions").handler(http.handle((p, ctx, o) -> o.checkout().create(p)));
+    router.get(base + "/checkout/sessions/:id").handler(http.handle((p, ctx, o) ->
+        o.store().get(ctx.pathParam("id"), "checkout.session", "checkout_session")));
+    router.post(base + "/checkout/sessions/:id/expire").handler(http.handle((p, ctx, o) -> o.checkout().expire(ctx.pathParam("id"))));
+    router.get(base + "/setup_intents/:id").handler(http.handle((p, ctx, o) ->
+        o.store().get(ctx.pathParam("id"), "setup_intent", "setup_intent")));
+    router.get(base + "/events").handler(http.handle((p, ctx, o) ->
+        o.store().listEvents(p.getString("type"), limit(p), p.getString("starting_after"))));
+    router.get(base + "/events/:id").handler(http.handle((p, ctx, o) -> o.store().getEvent(ctx.pathParam("id"))));
   }
 
-  private Future<JsonObject> expanded(Future<JsonObject> object, JsonObject params) {
-    return object.compose(o -> charges.balance().expand(o, array(params, "expand")));
+  private static Future<JsonObject> expanded(Future<JsonObject> object, JsonObject params, StripeOps o) {
+    return object.compose(found -> o.charges().balance().expand(found, array(params, "expand")));
   }
 
-  private Future<JsonObject> customer(RoutingContext ctx) {
-    return store.get(ctx.pathParam("id"), "customer", "customer");
+  private static Future<JsonObject> customer(RoutingContext ctx, StripeOps o) {
+    return o.store().get(ctx.pathParam("id"), "customer", "customer");
   }
 
-  private Future<JsonObject> intent(RoutingContext ctx) {
-    return store.get(ctx.pathParam("id"), "payment_intent", "payment_intent");
+  private static Future<JsonObject> intent(RoutingContext ctx, StripeOps o) {
+    return o.store().get(ctx.pathParam("id"), "payment_intent", "payment_intent");
   }
 
-  private Future<JsonObject> updateCustomer(JsonObject params, RoutingContext ctx) {
-    return customer(ctx).compose(customer -> {
+  private static Future<JsonObject> updateCustomer(JsonObject params, RoutingContext ctx, StripeOps o) {
+    return customer(ctx, o).compose(customer -> {
       for (String field : new String[] {"email", "name", "description"}) {
         if (params.containsKey(field)) {
           customer.put(field, params.getString(field));
@@ -88,27 +82,27 @@ final class StripeApi {
       JsonObject settings = params.getJsonObject("invoice_settings");
       String defaultMethod = settings == null ? null : settings.getString("default_payment_method");
       if (defaultMethod == null) {
-        return store.update(customer);
+        return o.store().update(customer);
       }
-      return store.get(defaultMethod, "payment_method", "invoice_settings[default_payment_method]")
+      return o.store().get(defaultMethod, "payment_method", "invoice_settings[default_payment_method]")
           .compose(method -> {
             customer.getJsonObject("invoice_settings").put("default_payment_method", method.getString("id"));
-            return store.update(customer);
+            return o.store().update(customer);
           });
     });
   }
 
-  private Future<JsonObject> attach(RoutingContext ctx, String customer) {
-    return store.get(ctx.pathParam("id"), "payment_method", "payment_method").compose(method -> {
+  private static Future<JsonObject> attach(RoutingContext ctx, String customer, StripeOps o) {
+    return o.store().get(ctx.pathParam("id"), "payment_method", "payment_method").compose(method -> {
       Future<JsonObject> owner = customer == null ? Future.succeededFuture(null)
-          : store.get(customer, "customer", "customer");
-      return owner.compose(c -> store.update(method.put("customer", customer)))
-          .compose(updated -> store.event(customer == null ? "payment_method.detached" : "payment_method.attached",
+          : o.store().get(customer, "customer", "customer");
+      return owner.compose(c -> o.store().update(method.put("customer", customer)))
+          .compose(updated -> o.store().event(customer == null ? "payment_method.detached" : "payment_method.attached",
               Objects.visible(updated)).map(updated));
     });
   }
 
-  private Future<JsonObject> createIntent(JsonObject params, RoutingContext ctx) {
+  private static Future<JsonObject> createIntent(JsonObject params, RoutingContext ctx, StripeOps o) {
     if (!params.containsKey("amount")) {
       throw StripeError.missingParam("amount");
     }
@@ -126,48 +120,48 @@ final class StripeApi {
     }
     JsonObject fields = params.copy().put("amount", amount);
     Future<JsonObject> customer = params.getString("customer") == null ? Future.succeededFuture(null)
-        : store.get(params.getString("customer"), "customer", "customer");
+        : o.store().get(params.getString("customer"), "customer", "customer");
     return customer.compose(c -> params.getString("payment_method") == null ? Future.succeededFuture((JsonObject) null)
-            : charges.paymentMethod(params.getString("payment_method"), params.getString("customer")))
+            : o.charges().paymentMethod(params.getString("payment_method"), params.getString("customer")))
         .compose(method -> {
           if (method != null) {
             fields.put("payment_method", method.getString("id"));
           }
           JsonObject intent = Objects.paymentIntent(fields);
-          return store.insert(intent).compose(stored -> store.event("payment_intent.created", Objects.visible(stored)))
+          return o.store().insert(intent).compose(stored -> o.store().event("payment_intent.created", Objects.visible(stored)))
               .compose(v -> "true".equals(params.getString("confirm"))
-                  ? charges.confirm(intent, "true".equals(params.getString("off_session")))
+                  ? o.charges().confirm(intent, "true".equals(params.getString("off_session")))
                   : Future.succeededFuture(intent));
         });
   }
 
-  private Future<JsonObject> confirmIntent(JsonObject params, RoutingContext ctx) {
-    return intent(ctx).compose(intent -> {
+  private static Future<JsonObject> confirmIntent(JsonObject params, RoutingContext ctx, StripeOps o) {
+    return intent(ctx, o).compose(intent -> {
       String method = params.getString("payment_method");
       Future<JsonObject> chosen = method == null ? Future.succeededFuture(null)
-          : charges.paymentMethod(method, intent.getString("customer"));
+          : o.charges().paymentMethod(method, intent.getString("customer"));
       return chosen.compose(pm -> {
         if (pm != null) {
           intent.put("payment_method", pm.getString("id"));
         }
-        return charges.confirm(intent, "true".equals(params.getString("off_session")));
+        return o.charges().confirm(intent, "true".equals(params.getString("off_session")));
       });
     });
   }
 
-  private Future<JsonObject> refund(JsonObject params, RoutingContext ctx) {
+  private static Future<JsonObject> refund(JsonObject params, RoutingContext ctx, StripeOps o) {
     String intentId = params.getString("payment_intent");
     Future<JsonObject> intent;
     if (intentId != null) {
-      intent = store.get(intentId, "payment_intent", "payment_intent");
+      intent = o.store().get(intentId, "payment_intent", "payment_intent");
     } else if (params.getString("charge") != null) {
-      intent = store.get(params.getString("charge"), "charge", "charge")
-          .compose(charge -> store.get(charge.getString("payment_intent"), "payment_intent", "payment_intent"));
+      intent = o.store().get(params.getString("charge"), "charge", "charge")
+          .compose(charge -> o.store().get(charge.getString("payment_intent"), "payment_intent", "payment_intent"));
     } else {
       throw StripeError.missingParam("payment_intent");
     }
     Long amount = params.containsKey("amount") ? Long.valueOf(params.getString("amount")) : null;
-    return intent.compose(pi -> charges.refund(pi, amount, params.getString("reason"), Objects.metadata(params)));
+    return intent.compose(pi -> o.charges().refund(pi, amount, params.getString("reason"), Objects.metadata(params)));
   }
 
   private static int limit(JsonObject params) {

@@ -26,9 +26,9 @@ public final class StripeSandbox implements Feature {
     StripeStore store = new StripeStore(pool, Stripe.API_VERSION);
     Charges charges = new Charges(store, publicBase + BASE + "/authenticate");
     Checkout checkout = new Checkout(store, charges, publicBase + BASE + "/checkout");
-    StripeHttp http = new StripeHttp(pool, config.secretKey(), Stripe.API_VERSION);
-    this.api = new StripeApi(http, store, charges, checkout);
-    this.control = new TestControl(new StripeHttp(pool, controlKey, Stripe.API_VERSION), store, checkout, charges, pool);
+    StripeOps ops = new StripeOps(store, charges, checkout);
+    this.api = new StripeApi(new StripeHttp(pool, ops, config.secretKey(), Stripe.API_VERSION));
+    this.control = new TestControl(new StripeHttp(pool, ops, controlKey, Stripe.API_VERSION), pool);
     this.pages = new HostedPages(store, checkout, charges);
     this.webhooks = new WebhookSender(vertx, pool, config.webhookUrl().toString(), config.webhookSecret());
     webhooks.start();

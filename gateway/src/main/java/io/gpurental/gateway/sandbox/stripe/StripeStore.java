@@ -4,18 +4,27 @@ import io.gpurental.gateway.platform.Ids;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
-/** The sandbox's objects and events in the {@code sandbox_stripe} schema, as Stripe-shaped JSON. */
+/**
+ * The sandbox's objects and events in the {@code sandbox_stripe} schema, as Stripe-shaped JSON. A
+ * store works on the pool (each statement on its own) or, through {@link #on}, inside one
+ * request's transaction.
+ */
 final class StripeStore {
-  private final Pool pool;
+  private final SqlClient pool;
   private final String apiVersion;
 
-  StripeStore(Pool pool, String apiVersion) {
+  StripeStore(SqlClient pool, String apiVersion) {
     this.pool = pool;
     this.apiVersion = apiVersion;
+  }
+
+  /** The same store working through {@code client} (a connection inside a transaction). */
+  StripeStore on(SqlClient client) {
+    return new StripeStore(client, apiVersion);
   }
 
   static String newId(String prefix) {

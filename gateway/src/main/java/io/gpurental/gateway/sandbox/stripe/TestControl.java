@@ -17,34 +17,28 @@ import java.util.Set;
 final class TestControl {
   private static final Set<String> MODES = Set.of("normal", "drop", "duplicate", "delay", "reorder");
   private final StripeHttp http;
-  private final StripeStore store;
-  private final Checkout checkout;
-  private final Charges charges;
   private final Pool pool;
 
-  TestControl(StripeHttp http, StripeStore store, Checkout checkout, Charges charges, Pool pool) {
+  TestControl(StripeHttp http, Pool pool) {
     this.http = http;
-    this.store = store;
-    this.checkout = checkout;
-    this.charges = charges;
     this.pool = pool;
   }
 
   void mount(Router router, String base) {
-    router.post(base + "/checkout/sessions/:id/complete").handler(http.handle((p, ctx) -> complete(ctx.pathParam("id"), p)));
-    router.post(base + "/webhooks").handler(http.handle((p, ctx) -> webhookMode(p)));
-    router.get(base + "/deliveries").handler(http.handle((p, ctx) -> deliveries(p.getString("event"))));
+    router.post(base + "/checkout/sessions/:id/complete").handler(http.handle((p, ctx, o) -> complete(ctx.pathParam("id"), p, o)));
+    router.post(base + "/webhooks").handler(http.handle((p, ctx, o) -> webhookMode(p)));
+    router.get(base + "/deliveries").handler(http.handle((p, ctx, o) -> deliveries(p.getString("event"))));
   }
 
   /** {@code card} (required), {@code authentication=complete|fail} for cards that ask for it. */
-  private Future<JsonObject> complete(String sessionId, JsonObject params) {
+  private static Future<JsonObject> complete(String sessionId, JsonObject params, StripeOps o) {
     String number = TestCards.digits(params.getString("card"));
     if (number.isEmpty()) {
       throw StripeError.missingParam("card");
     }
     MultiMap form = MultiMap.caseInsensitiveMultiMap().add("card_number", number).add("expiry", "12 / 34")
         .add("cvc", "123").add("name", "Sandbox Test");
-    return store.get(sessionId, "checkout.session", "checkout_session").compose(session -> {
+    return o.store().get(sessionId, "checkout.session", "checkout_session").compose(session -> {
       if (!Checkout.payable(session)) {
         return Future.failedFuture(StripeError.invalidRequest("This Checkout Session is no longer available: its"
             + " status is " + session.getString("status") + ".", null));
@@ -53,15 +47,15 @@ final class TestControl {
       if (problem != null) {
         return Future.failedFuture(StripeError.invalidRequest(problem, "card"));
       }
-      return checkout.pay(session, number, 12, 2034, "Sandbox Test").compose(paid -> {
+      return o.checkout().pay(session, number, 12, 2034, "Sandbox Test").compose(paid -> {
         if ("complete".equals(paid.getString("status"))) {
           return Future.succeededFuture(paid);
         }
-        return store.get(paid.getString("payment_intent"), "payment_intent", "payment_intent").compose(intent ->
+        return o.store().get(paid.getString("payment_intent"), "payment_intent", "payment_intent").compose(intent ->
             "fail".equals(params.getString("authentication"))
-                ? charges.fail(intent, "payment_intent_authentication_failure", null,
+                ? o.charges().fail(intent, "payment_intent_authentication_failure", null,
                     "We are unable to authenticate your payment method.").map(paid)
-                : charges.succeed(intent).compose(v -> checkout.complete(paid)));
+                : o.charges().succeed(intent).compose(v -> o.checkout().complete(paid)));
       });
     });
   }

@@ -20,13 +20,15 @@ import java.util.Set;
 /**
  * The health rules applied to one heartbeat, inside its transaction: each GPU's state through
  * {@link GpuHealth}, the host's through {@link HostHealth} and the host lifecycle. The host's GPU
- * rows are locked first, so two nodes taking heartbeats of one host apply them one after the other.
+ * rows are locked first, so two nodes taking heartbeats of one host apply them one after the other
+ * ({@code FOR NO KEY UPDATE}: a hold inserting its GPUs, whose foreign key takes a key-share lock
+ * on them, does not wait for the host's heartbeat).
  */
 final class HealthRepository {
   private static final String LOCK_GPUS = """
       SELECT g.id, g.idx, gh.status, gh.reason, gh.since, gh.hot_samples, gh.last_violation_at, gh.ecc_uncorrected,
              now() AS now
-      FROM gpus g LEFT JOIN gpu_health gh ON gh.gpu_id = g.id WHERE g.host_id = $1 ORDER BY g.idx FOR UPDATE OF g""";
+      FROM gpus g LEFT JOIN gpu_health gh ON gh.gpu_id = g.id WHERE g.host_id = $1 ORDER BY g.idx FOR NO KEY UPDATE OF g""";
   private static final String STORE_GPU = """
       INSERT INTO gpu_health (gpu_id, status, reason, since, hot_samples, last_violation_at, ecc_uncorrected)
       VALUES ($1, $2, $3, $4, $5, $6, $7)

@@ -1,6 +1,7 @@
 package io.gpurental.bench;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,13 @@ import java.util.UUID;
  * directory (never ./data), free loopback ports and a cluster of its own.
  */
 final class GatewayLauncher {
+  /**
+   * A bounded heap, as a 512 MiB container gives the Dockerfile's {@code MaxRAMPercentage=75}:
+   * without it the JVM takes a quarter of the machine's memory and grows the heap instead of
+   * collecting, so the resident memory measured says nothing about the gateway.
+   */
+  static final String HEAP = "-Xmx384m";
+
   private GatewayLauncher() {}
 
   static ServerProcess start(Path jar, Path work, int pgPort) {
@@ -19,6 +27,11 @@ final class GatewayLauncher {
 
   /** As {@link #start(Path, Path, int)}, with settings of the run's own on top. */
   static ServerProcess start(Path jar, Path work, int pgPort, Map<String, String> settings) {
+    return start(jar, work, pgPort, settings, List.of());
+  }
+
+  /** As {@link #start(Path, Path, int, Map)}, with JVM options of the run's own (e.g. a flight recording). */
+  static ServerProcess start(Path jar, Path work, int pgPort, Map<String, String> settings, List<String> jvmOptions) {
     int http = FreePort.next();
     Map<String, String> env = new HashMap<>();
     env.put("GATEWAY_HTTP_PORT", Integer.toString(http));
@@ -40,7 +53,10 @@ final class GatewayLauncher {
     // the demo agents report this machine's disk, which may be nearly full on a build machine
     env.put("GATEWAY_FLEET_HEALTH_DISK_FREE_MIN_GB", "0");
     env.putAll(settings);
-    return ServerProcess.start("gateway", List.of("-jar", jar.toString()), env, work.resolve("gateway.log"), http,
+    List<String> args = new ArrayList<>(List.of(HEAP));
+    args.addAll(jvmOptions);
+    args.addAll(List.of("-jar", jar.toString()));
+    return ServerProcess.start("gateway", args, env, work.resolve("gateway.log"), http,
         "/health/ready");
   }
 }

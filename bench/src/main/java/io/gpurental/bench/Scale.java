@@ -44,6 +44,12 @@ final class Scale implements Callable<Integer> {
   int durationSeconds = 10;
   @Option(names = "--agents", description = "Hosts enrolled through the API that send heartbeats (default: ${DEFAULT-VALUE}).")
   int agents = 20;
+  @Option(names = "--only", split = ",", description = "Only the gateway's scenarios whose names contain one of these"
+      + " words (e.g. hold,heartbeat), and no floors: for profiling (default: all, with the floors).")
+  List<String> only = List.of();
+  @Option(names = "--gateway-jvm-option", description = "An extra JVM option for the gateway (repeatable), e.g."
+      + " -XX:StartFlightRecording=filename=gateway.jfr,settings=profile.")
+  List<String> gatewayJvmOptions = List.of();
   @Option(names = "--out", description = "Where the Markdown tables go (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("bench/target/scale-results.md");
 
@@ -73,7 +79,8 @@ final class Scale implements Callable<Integer> {
     // the figures job every minute, so the seeded offers have theirs within the run (default: 15);
     // the demo history is left out: the seed writes this run's
     try (ServerProcess gateway = GatewayLauncher.start(gatewayJar, work, pgPort,
-        Map.of("GATEWAY_PRICING_OFFER_FIGURES_REFRESH_MINUTES", "1", "GATEWAY_SANDBOX_SEED_HISTORY", "false"));
+        Map.of("GATEWAY_PRICING_OFFER_FIGURES_REFRESH_MINUTES", "1", "GATEWAY_SANDBOX_SEED_HISTORY", "false"),
+        gatewayJvmOptions);
         RssSampler rss = new RssSampler(gateway.pid())) {
       log(hosts + " hosts: gateway pid " + gateway.pid() + " at " + gateway.uri() + ", log " + gateway.log());
       Fixtures fixtures = new Fixtures(vertx, gateway.uri());
@@ -119,25 +126,46 @@ final class Scale implements Callable<Integer> {
     for (Scenario scenario : List.of(Scenarios.health(), ScaleScenarios.version(), scenarios.cachedSearch(),
         scenarios.filteredSearch(), scenarios.workloadSearch(), scenarios.offerPage(), scenarios.quote(renter),
         scenarios.holdAndRelease(agentTokens))) {
-      size.gateway.add(measure(load, scenario, size.hosts, "gateway"));
+      if (selected(scenario)) {
+        size.gateway.add(measure(load, scenario, size.hosts, "gateway"));
+      }
     }
     size.overlaps = Overlaps.count(pool);
+    if (selected(Scenarios.heartbeats(enrolled))) {
+      measureHeartbeats(load, pid, enrolled, size);
+    }
+    size.rssMixedMaxMiB = rss.max();
+    size.rssFloodBeforeMiB = ProcessStats.rssMiB(pid);
+    rss.resetMax();
+    if (selected(scenarios.anonymousFlood())) {
+      size.gateway.add(measure(load, scenarios.anonymousFlood(), size.hosts, "gateway"));
+    }
+    size.rssFloodAfterMiB = ProcessStats.rssMiB(pid);
+    size.rssFloodMaxMiB = rss.max();
+  }
+
+  /** The heartbeats of the enrolled hosts, and the gateway's CPU time per heartbeat. */
+  private void measureHeartbeats(LoadGenerator load, long pid, List<Fixtures.Host> enrolled, ScaleReport.Size size) {
     double cpuBefore = ProcessStats.cpuSeconds(pid);
     Result heartbeats = measure(load, Scenarios.heartbeats(enrolled), size.hosts, "gateway");
     // the CPU time covers the warm-up too: divided by the heartbeats of both, at the measured rate
     size.heartbeatCpuSecondsEach = (ProcessStats.cpuSeconds(pid) - cpuBefore) / Math.max(1, heartbeats.requests()
         + heartbeats.requests() * warmupSeconds / Math.max(1, durationSeconds));
     size.gateway.add(heartbeats);
-    size.rssMixedMaxMiB = rss.max();
-    size.rssFloodBeforeMiB = ProcessStats.rssMiB(pid);
-    rss.resetMax();
-    size.gateway.add(measure(load, scenarios.anonymousFlood(), size.hosts, "gateway"));
-    size.rssFloodAfterMiB = ProcessStats.rssMiB(pid);
-    size.rssFloodMaxMiB = rss.max();
   }
 
   /** The bare stack's /db and same-SQL routes, then pgbench's hold, on the same database. */
   private void measureFloors(Vertx vertx, Path work, int pgPort, ScaleScenarios scenarios, String renter,
+      List<Fixtures.Host> enrolled, ScaleReport.Size size) throws Exception {
+    if (only.isEmpty()) {
+      measureBare(vertx, work, pgPort, scenarios, renter, enrolled, size);
+    }
+    if (selected(scenarios.holdAndRelease(List.of("-")))) {
+      measurePgBench(work, pgPort, scenarios, size);
+    }
+  }
+
+  private void measureBare(Vertx vertx, Path work, int pgPort, ScaleScenarios scenarios, String renter,
       List<Fixtures.Host> enrolled, ScaleReport.Size size) throws Exception {
     int barePort = FreePort.next();
     try (ServerProcess bare = ServerProcess.start("baseline", List.of("-cp", ownJar(), BaselineServer.class.getName(),
@@ -149,6 +177,10 @@ final class Scale implements Callable<Integer> {
         size.bare.put(scenario.name(), measure(bareLoad, scenario, size.hosts, "bare"));
       }
     }
+  }
+
+  private void measurePgBench(Path work, int pgPort, ScaleScenarios scenarios, ScaleReport.Size size)
+      throws Exception {
     var pgbench = PgBench.binary();
     if (pgbench.isEmpty()) {
       log("no pgbench on the PATH: the hold's floor is missing from this run");
@@ -158,6 +190,10 @@ final class Scale implements Callable<Integer> {
         durationSeconds);
     log(Report.format("%d hosts: pgbench hold + release %.0f tps, mean %.2f ms", size.hosts, size.pgbench.tps(),
         size.pgbench.latencyMs()));
+  }
+
+  private boolean selected(Scenario scenario) {
+    return only.isEmpty() || only.stream().anyMatch(word -> scenario.name().contains(word));
   }
 
   private Result measure(LoadGenerator load, Scenario scenario, int hosts, String server) {

@@ -66,7 +66,6 @@ final class AgentApi {
     JsonObject raw = body.getJsonObject("telemetry");
     heartbeats.record(hostId, body.getString("agent_version"), raw, Telemetry.of(raw),
             Heartbeats.images(body.getJsonArray("images")))
-        .compose(v -> hosts.desiredVersion(hostId))
         .onSuccess(version -> ctx.json(new JsonObject()
             .put("heartbeat_interval_seconds", config.heartbeatInterval().toSeconds()).put("desired_version", version)))
         .onFailure(ctx::fail);

@@ -53,22 +53,28 @@ final class Heartbeats {
     return new ArrayList<>(images.values());
   }
 
-  Future<Void> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry,
+  /** Records the heartbeat; answers the host's desired-state version (for the agent's answer). */
+  Future<Long> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry,
       List<CachedImage> images) {
     record Outcome(boolean back, HealthRepository.Changes changes, boolean cacheChanged) {}
-    return pool.withTransaction(tx -> TelemetryRepository.checkGpus(tx, hostId, telemetry)
-            .compose(checked -> HostRepository.heartbeat(tx, hostId, agentVersion, raw))
-            .compose(back -> TelemetryRepository.insert(tx, hostId, telemetry)
-                .compose(v -> HealthRepository.apply(tx, hostId, telemetry, rules))
+    // every statement is a round trip: the GPU rows are locked and checked in one, the host's
+    // desired version is read with its row (docs/benchmarks.md, "Hold and heartbeat profile")
+    return pool.withTransaction(tx -> HealthRepository.lockGpus(tx, hostId)
+            .compose(gpus -> {
+              TelemetryRepository.checkGpus(gpus.indexes(), telemetry);
+              return HostRepository.heartbeat(tx, hostId, agentVersion, raw).map(back -> Map.entry(back, gpus));
+            })
+            .compose(locked -> TelemetryRepository.insert(tx, hostId, telemetry)
+                .compose(v -> HealthRepository.apply(tx, hostId, locked.getValue(), telemetry, rules))
                 .compose(changes -> (images == null ? Future.succeededFuture(false)
                     : ImageRepository.replaceCache(tx, hostId, images))
-                    .map(cacheChanged -> new Outcome(back, changes, cacheChanged)))))
+                    .map(cacheChanged -> new Outcome(locked.getKey(), changes, cacheChanged)))))
         .compose(outcome -> {
           if (outcome.cacheChanged()) {
             // the catalog shows per template whether the host has it cached
             HostChanges.publishImages(vertx, hostId);
           }
-          return announce(hostId, outcome.back(), outcome.changes());
+          return announce(hostId, outcome.back(), outcome.changes()).map(outcome.changes().desiredVersion());
         });
   }
 

@@ -72,7 +72,6 @@ final class HostRepository {
       FROM host_heartbeats b
       WHERE b.host_id = h.id AND h.status = ANY ($1) AND b.last_at < now() - $2::integer * interval '1 second'
       RETURNING h.id""";
-  private static final String DESIRED_VERSION = "SELECT desired_version FROM hosts WHERE id = $1";
   /** Recognises GPUs whose name a pattern added since matches; answers the names still unknown. */
   private static final String RECOGNISE = """
       UPDATE gpus g SET model = (SELECT m.name FROM gpu_models_view m
@@ -217,11 +216,6 @@ final class HostRepository {
   static Future<Boolean> heartbeat(SqlClient tx, String hostId, String agentVersion, JsonObject telemetry) {
     return tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, agentVersion, telemetry))
         .compose(v -> moved(tx, hostId, List.of(HostLifecycle.OFFLINE), HostLifecycle.ACTIVE));
-  }
-
-  Future<Long> desiredVersion(String hostId) {
-    return pool.preparedQuery(DESIRED_VERSION).execute(Tuple.of(hostId))
-        .map(rows -> rows.iterator().next().getLong(0));
   }
 
   /** Active (or degraded) hosts silent for longer than {@code silence} become offline; answers their ids. */

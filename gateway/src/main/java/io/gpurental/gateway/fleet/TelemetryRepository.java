@@ -6,7 +6,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -89,30 +88,21 @@ final class TelemetryRepository {
     this.pool = pool;
   }
 
-  private static final String GPU_INDEXES = "SELECT idx FROM gpus WHERE host_id = $1";
-
   /**
-   * Refuses a heartbeat that reports a GPU the host does not have (by index), before anything of
-   * it is stored: phantom GPUs would otherwise fill the samples and the hourly roll-ups.
+   * Refuses a heartbeat that reports a GPU the host does not have (by index, among the host's
+   * {@code known} ones), before anything of it is stored: phantom GPUs would otherwise fill the
+   * samples and the hourly roll-ups.
    */
-  static Future<Void> checkGpus(SqlClient tx, String hostId, Telemetry t) {
-    if (t.gpus().isEmpty()) {
-      return Future.succeededFuture();
-    }
-    return tx.preparedQuery(GPU_INDEXES).execute(Tuple.of(hostId)).map(rows -> {
-      Set<Integer> known = new HashSet<>();
-      rows.forEach(row -> known.add(row.getInteger(0)));
-      for (int i = 0; i < t.gpus().size(); i++) {
-        int index = t.gpus().get(i).index();
-        if (!known.contains(index)) {
-          throw new Invalid("This host has no GPU " + index
-              + "; a heartbeat reports only the GPUs the host enrolled with.",
-              List.of(new Invalid.FieldError("#/telemetry/gpus/" + i + "/index",
-                  "not a GPU of this host")));
-        }
+  static void checkGpus(Set<Integer> known, Telemetry t) {
+    for (int i = 0; i < t.gpus().size(); i++) {
+      int index = t.gpus().get(i).index();
+      if (!known.contains(index)) {
+        throw new Invalid("This host has no GPU " + index
+            + "; a heartbeat reports only the GPUs the host enrolled with.",
+            List.of(new Invalid.FieldError("#/telemetry/gpus/" + i + "/index",
+                "not a GPU of this host")));
       }
-      return null;
-    });
+    }
   }
 
   /** Stores the heartbeat's samples, timed by the database's clock (the transaction's start). */

@@ -39,15 +39,15 @@ final class Budgets implements TokenSpending {
     }
     String tokenId = caller.tokenId().get();
     // tokens without a budget take no lock: their racing reservations wait only on the host's
-    return BudgetRepository.budget(tx, tokenId).compose(unlocked -> unlocked.isEmpty() ? Future.succeededFuture(false)
-        : BudgetRepository.lock(tx, tokenId)
-            .compose(v -> BudgetRepository.budget(tx, tokenId))
-            .compose(found -> found.isEmpty() ? Future.succeededFuture(false)
-                : BudgetRepository.spent(tx, tokenId).map(spent -> {
-                  refuseIfOver(found.get(), spent, quote);
-                  Long threshold = found.get().approvalThreshold();
-                  return threshold != null && quote.total().amount() > threshold;
-                })));
+    return BudgetRepository.lockIfBudgeted(tx, tokenId).compose(locked -> !locked ? Future.succeededFuture(false)
+        : BudgetRepository.budgetAndSpent(tx, tokenId).map(found -> {
+          if (found.isEmpty()) {
+            return false;
+          }
+          refuseIfOver(found.get().budget(), found.get().spent(), quote);
+          Long threshold = found.get().budget().approvalThreshold();
+          return threshold != null && quote.total().amount() > threshold;
+        }));
   }
 
   /** Marks what the caller's token made, in the same transaction, so it counts as spent. */

@@ -37,8 +37,10 @@ final class Cancellations {
   private record Cancelled(String accountId, ReservationStatus was, List<String> refunds, List<String> openCheckouts) {}
 
   Future<JsonObject> cancel(Principal caller, String id) {
+    // what was paid matters only to a paid reservation's refund: an unpaid hold skips the query
     return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row ->
-        PaymentViewRepository.amountKept(tx, id).compose(kept -> {
+        (row.status().paidAndLive() ? PaymentViewRepository.amountKept(tx, id) : Future.succeededFuture(0L))
+            .compose(kept -> {
           ReservationStatus status = row.status();
           boolean paid = status.paidAndLive();
           if (!paid && status != ReservationStatus.PENDING_PAYMENT && status != ReservationStatus.AWAITING_APPROVAL) {

@@ -23,15 +23,26 @@ import java.util.Optional;
  * payments publishes), {@link SshKeyRepository} (saved keys) and {@link IdempotencyKeys}.
  */
 public final class ReservationRepository {
+  /**
+   * The reservation, one row per GPU (under the exclusion constraint) and its first event, in one
+   * statement: each statement of a hold is a round trip, and under load the round trips are the
+   * hold's time (docs/benchmarks.md, "Hold and heartbeat profile").
+   */
   private static final String INSERT = """
-      INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, hold_expires_at,
-        quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method,
-        image_template_id, image_ref, image_ports)
-      VALUES ($1, $2, $3, $4, $5, tstzrange($6, $7), 'pending_payment', $8, $9, $10, $11, $12, $13, $14, $15,
-        $16, $17, $18)""";
-  private static final String INSERT_GPUS = """
-      INSERT INTO reservation_gpus (reservation_id, gpu_id, period, extension_id)
-      SELECT $1, unnest($2::text[]), tstzrange($3, $4), $5""";
+      WITH r AS (
+        INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, hold_expires_at,
+          quote_id, price, total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method,
+          image_template_id, image_ref, image_ports)
+        VALUES ($1, $2, $3, $4, $5, tstzrange($6, $7), 'pending_payment', $8, $9, $10, $11, $12, $13, $14, $15,
+          $16, $17, $18)
+        RETURNING id, period),
+      g AS (
+        INSERT INTO reservation_gpus (reservation_id, gpu_id, period, extension_id)
+        SELECT r.id, unnest($19::text[]), r.period, NULL FROM r),
+      e AS (
+        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
+        SELECT r.id, NULL, 'pending_payment', 'created' FROM r)
+      SELECT id FROM r""";
   private static final String EVENT = """
       INSERT INTO reservation_events (reservation_id, from_status, to_status, cause) VALUES ($1, $2, $3, $4)""";
   private static final String SELECT = """
@@ -98,10 +109,18 @@ public final class ReservationRepository {
   private static final String LOCK_ROW = "SELECT id FROM reservations WHERE id = $1 FOR UPDATE";
   private static final String LOCK_FOR_PAYMENT = "SELECT status, account_id, upper(period) > now() AS window_open"
       + " FROM reservations WHERE id = $1 FOR UPDATE";
-  private static final String TRANSITION = "UPDATE reservations SET status = $3, updated_at = now(),"
-      + " hold_expires_at = CASE WHEN $3 IN ('pending_payment', 'awaiting_approval') THEN hold_expires_at END"
-      + " WHERE id = $1 AND status = $2 RETURNING id";
-  private static final String RELEASE_GPUS = "UPDATE reservation_gpus SET active = false WHERE reservation_id = $1";
+  /** A status move, the GPUs released if $5, and its event: one statement (one round trip). */
+  private static final String TRANSITION = """
+      WITH moved AS (
+        UPDATE reservations SET status = $3, updated_at = now(),
+          hold_expires_at = CASE WHEN $3 IN ('pending_payment', 'awaiting_approval') THEN hold_expires_at END
+        WHERE id = $1 AND status = $2 RETURNING id),
+      released AS (
+        UPDATE reservation_gpus SET active = false WHERE $5::boolean AND reservation_id IN (SELECT id FROM moved)),
+      event AS (
+        INSERT INTO reservation_events (reservation_id, from_status, to_status, cause)
+        SELECT id, $2, $3, $4 FROM moved)
+      SELECT id FROM moved""";
   private static final String SET_SSH_ACCESS = "UPDATE reservations SET ssh_endpoint = $2,"
       + " ssh_host_key_fingerprint = $3, ssh_known_hosts = $4 WHERE id = $1";
   private static final String ACCOUNT_OF = "SELECT account_id FROM reservations WHERE id = $1";
@@ -138,12 +157,9 @@ public final class ReservationRepository {
         r.end(), r.holdExpiresAt(), r.quoteId(), r.price(), r.total(), r.currency(), r.ssh().text(),
         r.ssh().fingerprint(), r.paymentMethod(), r.image() == null ? null : r.image().templateId(),
         r.image() == null ? null : r.image().ref(),
-        (r.image() == null ? List.<Integer>of() : r.image().ports()).toArray(new Integer[0])});
-    return tx.preparedQuery(INSERT).execute(params)
-        .compose(v -> tx.preparedQuery(INSERT_GPUS).execute(Tuple.of(r.id(), r.gpuIds().toArray(new String[0]),
-            r.start(), r.end(), null)))
-        .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(r.id(), null, ReservationStatus.PENDING_PAYMENT.id(), "created")))
-        .mapEmpty();
+        (r.image() == null ? List.<Integer>of() : r.image().ports()).toArray(new Integer[0]),
+        r.gpuIds().toArray(new String[0])});
+    return tx.preparedQuery(INSERT).execute(params).mapEmpty();
   }
 
   /** The reservation, if the caller may see it (its owner, or any operator). */
@@ -220,12 +236,8 @@ public final class ReservationRepository {
     if (!Lifecycle.allows(from, to)) {
       return Future.failedFuture(new IllegalStateException("illegal transition " + from + " -> " + to + " of " + id));
     }
-    return tx.preparedQuery(TRANSITION).execute(Tuple.of(id, from.id(), to.id()))
-        .compose(rows -> rows.size() == 0 ? Future.succeededFuture(false)
-            : (release ? tx.preparedQuery(RELEASE_GPUS).execute(Tuple.of(id)).mapEmpty()
-                : Future.<Void>succeededFuture())
-                .compose(v -> tx.preparedQuery(EVENT).execute(Tuple.of(id, from.id(), to.id(), cause)))
-                .map(true));
+    return tx.preparedQuery(TRANSITION).execute(Tuple.of(id, from.id(), to.id(), cause, release))
+        .map(rows -> rows.size() > 0);
   }
 
   /** Records something that happened to a reservation (a status change, or an extension). */

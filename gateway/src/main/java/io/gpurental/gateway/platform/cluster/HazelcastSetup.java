@@ -3,11 +3,15 @@ package io.gpurental.gateway.platform.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.internal.util.ConcurrencyUtil;
 import io.gpurental.gateway.config.ClusterConfig;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds the Hazelcast member every gateway node runs: TCP-IP join with the configured members
@@ -22,10 +26,32 @@ public final class HazelcastSetup {
   /** How often a member looks for a split-off part of its cluster to merge with. */
   static final int MERGE_CHECK_SECONDS = 10;
 
+  /**
+   * Where Hazelcast runs the callbacks of its futures (Vert.x's shared maps complete their futures
+   * through them). Its default is the common fork-join pool, except when that pool has one thread
+   * (fewer than 3 cores): then it starts a new thread per callback, measured as a thread for
+   * every quote and every write request in the hold and heartbeat profile (docs/benchmarks.md).
+   * The callbacks only hand results to Vert.x, so a pool of reused daemon threads serves them.
+   */
+  private static final ExecutorService CALLBACKS = Executors.newCachedThreadPool(new ThreadFactory());
+
   private HazelcastSetup() {}
 
   public static HazelcastClusterManager clusterManager(ClusterConfig cluster) {
+    ConcurrencyUtil.setDefaultAsyncExecutor(CALLBACKS);
     return new HazelcastClusterManager(hazelcastConfig(cluster));
+  }
+
+  /** Daemon threads named after what they do. */
+  private static final class ThreadFactory implements java.util.concurrent.ThreadFactory {
+    private final AtomicInteger count = new AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable task) {
+      Thread thread = new Thread(task, "hazelcast-callbacks-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    }
   }
 
   static Config hazelcastConfig(ClusterConfig cluster) {

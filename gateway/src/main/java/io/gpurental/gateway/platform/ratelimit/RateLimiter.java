@@ -5,7 +5,9 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.map.IMap;
 import io.gpurental.gateway.platform.errors.TooManyRequests;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Map;
@@ -44,7 +46,7 @@ public final class RateLimiter {
     long windowMillis = window.toMillis();
     long windowStart = now - now % windowMillis;
     String key = bucket + "|" + subject + "|" + windowStart;
-    return Future.fromCompletionStage(counters.submitToKey(key, new Increment(windowStart + windowMillis)), vertx.getOrCreateContext())
+    return count(key, new Increment(windowStart + windowMillis))
         .timeout(COUNT_WAIT.toMillis(), TimeUnit.MILLISECONDS)
         .recover(unreachable -> {
           // the counter's partition lives on a member that is paused or gone: Hazelcast answers when
@@ -66,6 +68,26 @@ public final class RateLimiter {
               "Too many " + what + ": at most " + limit + " per " + describe(window) + ". Retry in "
                   + retryAfter + " s.", retryAfter));
         });
+  }
+
+  /**
+   * The counter's new value, on the caller's context. Hazelcast runs a plain {@code whenComplete}
+   * callback on its default async executor, which on a machine with fewer than 3 cores (a common
+   * pool of parallelism 1) starts a new thread for every callback: a thread per write request,
+   * measured in the hold and heartbeat profile (docs/benchmarks.md). The callback only hands the
+   * value to the context, so it runs on whichever thread completes the operation.
+   */
+  private Future<Integer> count(String key, Increment increment) {
+    Context context = vertx.getOrCreateContext();
+    Promise<Integer> counted = Promise.promise();
+    counters.submitToKey(key, increment).whenCompleteAsync((count, failure) -> context.runOnContext(v -> {
+      if (failure != null) {
+        counted.fail(failure);
+      } else {
+        counted.complete(count);
+      }
+    }), Runnable::run);
+    return counted.future();
   }
 
   private static String describe(Duration window) {

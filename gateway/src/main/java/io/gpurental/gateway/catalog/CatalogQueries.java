@@ -12,6 +12,7 @@ import io.gpurental.gateway.pricing.PriceCalculator;
 import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -49,8 +50,11 @@ public final class CatalogQueries {
   }
 
   void bind(RouterBuilder api) {
-    api.getRoute("listOffers").addHandler(ctx -> search(name -> ctx.request().getParam(name))
-        .onSuccess(ctx::json).onFailure(ctx::fail));
+    // the body as encoded once per cached page: a repeated search costs neither SQL nor encoding
+    api.getRoute("listOffers").addHandler(ctx -> Future.succeededFuture()
+        .compose(v -> body(parse(name -> ctx.request().getParam(name))))
+        .onSuccess(body -> ctx.response().putHeader("content-type", "application/json").end(body))
+        .onFailure(ctx::fail));
     api.getRoute("getOffer").addHandler(ctx -> offer(ctx.pathParam("offer_id"), name -> ctx.request().getParam(name))
         .onSuccess(ctx::json).onFailure(ctx::fail));
     api.getRoute("getCatalogSummary").addHandler(ctx -> readyTimes.fleet()
@@ -67,10 +71,20 @@ public final class CatalogQueries {
 
   /** Bookable offers for the filters of {@code GET /offers} (a page: {@code data}, {@code next_cursor}). */
   public Future<JsonObject> search(Function<String, String> query) {
-    return Future.succeededFuture().compose(v -> searchNow(query));
+    return Future.succeededFuture().compose(v -> page(parse(query)));
   }
 
-  private Future<JsonObject> searchNow(Function<String, String> query) {
+  /** The search's page, from the cache while it holds (the page as it was answered: do not change it). */
+  private Future<JsonObject> page(Search search) {
+    return cache.get("page|" + search.key(), () -> terms.get().compose(current -> search.paged()
+        ? pagedSearch(search, current) : fullSearch(search, current)));
+  }
+
+  private Future<Buffer> body(Search search) {
+    return cache.get("body|" + search.key(), () -> page(search).map(JsonObject::toBuffer));
+  }
+
+  private Search parse(Function<String, String> query) {
     Window window = Window.parse(param(query, "start"), intParam(query, "hours"), pricing.maxHours(), "#/");
     int minGpus = orDefault(intParam(query, "min_gpus"), 1);
     int maxGpus = orDefault(intParam(query, "max_gpus"), Integer.MAX_VALUE);
@@ -91,20 +105,20 @@ public final class CatalogQueries {
     if (cursor.kind() == SearchCursor.Kind.KEY && (!paged || !sort.equals(cursor.sort()))) {
       throw SearchCursor.invalid("this cursor continues a search sorted by " + cursor.sort() + ", not this one");
     }
-    Search search = new Search(filter, window, minGpus, maxGpus, includeUnavailable, sort, limit, cursor, workload);
-    // the finished page, ready times included, for the cache's short lifetime: a repeated search costs no SQL
-    String pageKey = "page|" + search.key() + "|" + workloadParams(query);
-    return cache.get(pageKey, () -> terms.get().compose(current -> paged ? pagedSearch(search, current)
-        : fullSearch(search, current)));
+    // the finished page, ready times included, is cached for the cache's short lifetime, under
+    // everything that shapes it
+    return new Search(filter, window, minGpus, maxGpus, includeUnavailable, sort, limit, cursor, workload, paged,
+        workloadParams(query));
   }
 
   /** What a search asks for, parsed. */
   private record Search(CatalogRepository.Filter filter, Window window, int minGpus, int maxGpus,
-      boolean includeUnavailable, String sort, int limit, SearchCursor cursor, Optional<Workloads.Workload> workload) {
-    /** Everything but the workload (its parameters as given key it instead). */
+      boolean includeUnavailable, String sort, int limit, SearchCursor cursor, Optional<Workloads.Workload> workload,
+      boolean paged, String workloadParams) {
+    /** Everything that shapes the page (the workload by its parameters as given). */
     String key() {
       return filter + "|" + window + "|" + minGpus + "|" + maxGpus + "|" + includeUnavailable + "|" + sort + "|" + limit
-          + "|" + cursor;
+          + "|" + cursor + "|" + workloadParams;
     }
   }
 

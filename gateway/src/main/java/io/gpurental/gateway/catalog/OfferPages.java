@@ -89,10 +89,15 @@ final class OfferPages {
         OFFSET 0) l
       CROSS JOIN LATERAL (
         SELECT min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
-               (count(*) FILTER (WHERE g.health = 'healthy' AND NOT EXISTS (
-                  SELECT 1 FROM booked_gpus_view b WHERE b.gpu_id = g.id AND b.period && tstzrange($1, $2))))
-                 :: integer AS free
-        FROM fleet_gpus_view g WHERE g.host_id = l.host_id) g
+               array_agg(g.id) FILTER (WHERE g.health = 'healthy') AS healthy
+        FROM fleet_gpus_view g WHERE g.host_id = l.host_id) hg
+      -- free: the host's healthy GPUs that no booking holds at any time in [$1, $2), the bookings
+      -- read through V30's index (the same test as period && [$1, $2): booked periods are [lower, upper))
+      CROSS JOIN LATERAL (
+        SELECT hg.model, hg.vram_gb, hg.total,
+               (coalesce(cardinality(hg.healthy), 0) - count(DISTINCT b.gpu_id)) :: integer AS free
+        FROM booked_gpus_view b
+        WHERE b.gpu_id = ANY (hg.healthy) AND upper(b.period) > $1 AND lower(b.period) < $2) g
       CROSS JOIN LATERAL (SELECT architecture, hyperscaler_price_minor, specialized_price_minor
                           FROM gpu_models WHERE name = g.model) m
       LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view

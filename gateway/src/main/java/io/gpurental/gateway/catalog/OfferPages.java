@@ -87,6 +87,9 @@ final class OfferPages {
   /** Per candidate walked: its GPUs counted for the window, maintenance, uptime, the model's figures. */
   private static final String WALK = """
         OFFSET 0) l
+      -- planned maintenance that keeps the window free: no GPU is free, none is counted
+      LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
+                         WHERE host_id = l.host_id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
       CROSS JOIN LATERAL (
         SELECT min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
                array_agg(g.id) FILTER (WHERE g.health = 'healthy') AS healthy
@@ -97,11 +100,9 @@ final class OfferPages {
         SELECT hg.model, hg.vram_gb, hg.total,
                (coalesce(cardinality(hg.healthy), 0) - count(DISTINCT b.gpu_id)) :: integer AS free
         FROM booked_gpus_view b
-        WHERE b.gpu_id = ANY (hg.healthy) AND upper(b.period) > $1 AND lower(b.period) < $2) g
+        WHERE b.gpu_id = ANY (hg.healthy) AND upper(b.period) > $1 AND lower(b.period) < $2 AND mw.id IS NULL) g
       CROSS JOIN LATERAL (SELECT architecture, hyperscaler_price_minor, specialized_price_minor
                           FROM gpu_models WHERE name = g.model) m
-      LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
-                         WHERE host_id = l.host_id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
       LEFT JOIN LATERAL (
         SELECT l.f_uptime_24h AS uptime_24h, l.f_uptime_7d AS uptime_7d, l.f_uptime_30d AS uptime_30d,
                l.f_counted AS counted_seconds_30d, l.f_down AS down_seconds_30d,

@@ -224,13 +224,9 @@ public final class CatalogRepository {
     });
   }
 
-  /**
-   * Runs {@link #OFFERS} with a custom plan for its parameters (SET LOCAL: this transaction only): a
-   * generic plan cannot drop the filters left NULL (docs/benchmarks.md, "Catalog at scale").
-   */
+  /** Runs {@link #OFFERS}; the pool's custom plans let it drop the filters left NULL. */
   private Future<List<OfferRow>> query(Tuple params) {
-    return pool.withTransaction(connection -> connection.query("SET LOCAL plan_cache_mode = force_custom_plan")
-        .execute().compose(set -> connection.preparedQuery(OFFERS).execute(params))).map(rows -> {
+    return pool.preparedQuery(OFFERS).execute(params).map(rows -> {
       List<OfferRow> offers = new ArrayList<>();
       rows.forEach(row -> offers.add(OfferRow.from(row)));
       return offers;

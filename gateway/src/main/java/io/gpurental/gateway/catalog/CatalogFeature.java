@@ -28,7 +28,7 @@ public final class CatalogFeature implements Feature {
     this.offers = new Offers(vertx, pool, figures);
     this.gpuModels = new GpuModels(vertx, pool);
     this.prices = new Prices(vertx, pool, pricing.currency(), figures);
-    this.catalog = new CatalogQueries(repository, new SearchCache(vertx, pricing.searchCacheLifetime()), quotes.terms(), pricing,
+    this.catalog = new CatalogQueries(repository, new OfferPages(pool), new SearchCache(vertx, pricing.searchCacheLifetime()), quotes.terms(), pricing,
         new ReadyTimeRepository(pool));
     this.quotes = new QuotesApi(quotes, (offerId, window) -> repository.offer(offerId, window.startUtc(), window.endUtc())
         .map(found -> found.map(row -> new QuotableOffer(refuseMaintenance(row).id(), row.gpuCounts(),

@@ -9,15 +9,15 @@ import io.gpurental.gateway.platform.errors.NotFound;
 import io.gpurental.gateway.pricing.PriceBreakdown;
 import io.gpurental.gateway.pricing.CurrentTerms;
 import io.gpurental.gateway.pricing.PriceCalculator;
+import io.gpurental.gateway.pricing.PriceTerms;
 import io.gpurental.gateway.pricing.Window;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -37,10 +37,12 @@ public final class CatalogQueries {
   private final CurrentTerms terms;
   private final PricingConfig pricing;
   private final ReadyTimeRepository readyTimes;
+  private final OfferPages pages;
 
-  CatalogQueries(CatalogRepository repository, SearchCache cache, CurrentTerms terms, PricingConfig pricing,
-      ReadyTimeRepository readyTimes) {
+  CatalogQueries(CatalogRepository repository, OfferPages pages, SearchCache cache, CurrentTerms terms,
+      PricingConfig pricing, ReadyTimeRepository readyTimes) {
     this.repository = repository;
+    this.pages = pages;
     this.readyTimes = readyTimes;
     this.cache = cache;
     this.terms = terms;
@@ -48,8 +50,11 @@ public final class CatalogQueries {
   }
 
   void bind(RouterBuilder api) {
-    api.getRoute("listOffers").addHandler(ctx -> search(name -> ctx.request().getParam(name))
-        .onSuccess(ctx::json).onFailure(ctx::fail));
+    // the body as encoded once per cached page: a repeated search costs neither SQL nor encoding
+    api.getRoute("listOffers").addHandler(ctx -> Future.succeededFuture()
+        .compose(v -> body(parse(name -> ctx.request().getParam(name))))
+        .onSuccess(body -> ctx.response().putHeader("content-type", "application/json").end(body))
+        .onFailure(ctx::fail));
     api.getRoute("getOffer").addHandler(ctx -> offer(ctx.pathParam("offer_id"), name -> ctx.request().getParam(name))
         .onSuccess(ctx::json).onFailure(ctx::fail));
     api.getRoute("getCatalogSummary").addHandler(ctx -> readyTimes.fleet()
@@ -66,10 +71,20 @@ public final class CatalogQueries {
 
   /** Bookable offers for the filters of {@code GET /offers} (a page: {@code data}, {@code next_cursor}). */
   public Future<JsonObject> search(Function<String, String> query) {
-    return Future.succeededFuture().compose(v -> searchNow(query));
+    return Future.succeededFuture().compose(v -> page(parse(query)));
   }
 
-  private Future<JsonObject> searchNow(Function<String, String> query) {
+  /** The search's page, from the cache while it holds (the page as it was answered: do not change it). */
+  private Future<JsonObject> page(Search search) {
+    return cache.get("page|" + search.key(), () -> terms.get().compose(current -> search.paged()
+        ? pagedSearch(search, current) : fullSearch(search, current)));
+  }
+
+  private Future<Buffer> body(Search search) {
+    return cache.get("body|" + search.key(), () -> page(search).map(JsonObject::toBuffer));
+  }
+
+  private Search parse(Function<String, String> query) {
     Window window = Window.parse(param(query, "start"), intParam(query, "hours"), pricing.maxHours(), "#/");
     int minGpus = orDefault(intParam(query, "min_gpus"), 1);
     int maxGpus = orDefault(intParam(query, "max_gpus"), Integer.MAX_VALUE);
@@ -79,16 +94,59 @@ public final class CatalogQueries {
     boolean includeUnavailable = "true".equals(param(query, "include_unavailable"));
     String sort = orDefault(param(query, "sort"), "price");
     int limit = orDefault(intParam(query, "limit"), DEFAULT_LIMIT);
-    int offset = offset(param(query, "cursor"));
+    SearchCursor cursor = SearchCursor.parse(param(query, "cursor"));
     Long maxPrice = longParam(query, "max_price_per_gpu_hour");
     Optional<Workloads.Workload> workload = WorkloadSearch.from(query);
     CatalogRepository.Filter filter = new CatalogRepository.Filter(param(query, "gpu_model"),
         intParam(query, "min_vram_gb"), param(query, "region"), param(query, "site"), param(query, "interconnect"), maxPrice);
+    // the common sorts are paged in SQL; an offset cursor (issued before, or by a search sorted in
+    // Java) goes on through the whole search as it did
+    boolean paged = workload.isEmpty() && OfferPages.pages(sort) && cursor.kind() != SearchCursor.Kind.OFFSET;
+    if (cursor.kind() == SearchCursor.Kind.KEY && (!paged || !sort.equals(cursor.sort()))) {
+      throw SearchCursor.invalid("this cursor continues a search sorted by " + cursor.sort() + ", not this one");
+    }
+    // the finished page, ready times included, is cached for the cache's short lifetime, under
+    // everything that shapes it
+    return new Search(filter, window, minGpus, maxGpus, includeUnavailable, sort, limit, cursor, workload, paged,
+        workloadParams(query));
+  }
 
+  /** What a search asks for, parsed. */
+  private record Search(CatalogRepository.Filter filter, Window window, int minGpus, int maxGpus,
+      boolean includeUnavailable, String sort, int limit, SearchCursor cursor, Optional<Workloads.Workload> workload,
+      boolean paged, String workloadParams) {
+    /** Everything that shapes the page (the workload by its parameters as given). */
+    String key() {
+      return filter + "|" + window + "|" + minGpus + "|" + maxGpus + "|" + includeUnavailable + "|" + sort + "|" + limit
+          + "|" + cursor + "|" + workloadParams;
+    }
+  }
+
+  /** One page from SQL ({@link OfferPages}): only the offers on it (and one more) are counted. */
+  private Future<JsonObject> pagedSearch(Search s, PriceTerms current) {
+    OfferPages.Request request = new OfferPages.Request(s.filter(), s.window().startUtc(), s.window().endUtc(), s.sort(),
+        s.minGpus(), s.maxGpus(), s.includeUnavailable(), s.cursor().key(), s.limit() + 1);
+    return pages.page(request).compose(rows -> {
+      PriceCalculator calculator = new PriceCalculator(current);
+      JsonArray page = new JsonArray();
+      rows.stream().limit(s.limit()).forEach(keyed -> page.add(json(priced(calculator, keyed.row(), s.window(),
+          s.minGpus()), s.window(), s.minGpus(), s.maxGpus(), Optional.empty())));
+      String next = rows.size() > s.limit() ? SearchCursor.after(s.sort(), rows.get(s.limit() - 1).key()).encode() : null;
+      return withReadyTimes(page).map(offers -> new JsonObject().put("data", offers).put("next_cursor", next));
+    });
+  }
+
+  /** Every offer of the search counted, priced and sorted in Java (availability, workload fit, offset cursors). */
+  private Future<JsonObject> fullSearch(Search s, PriceTerms current) {
+    Window window = s.window();
+    int minGpus = s.minGpus();
+    int maxGpus = s.maxGpus();
+    Optional<Workloads.Workload> workload = s.workload();
+    int offset = s.cursor().offset();
     // the rows do not depend on the workload: a workload search shares the cached rows of its filters
-    String key = filter + "|" + window;
+    String key = "rows|" + s.filter() + "|" + window;
     JsonObject meta = new JsonObject();
-    return terms.get().compose(current -> cache.get(key, () -> repository.offers(filter, window.startUtc(), window.endUtc()))
+    return cache.get(key, () -> repository.offers(s.filter(), window.startUtc(), window.endUtc()))
         .map(rows -> {
           workload.ifPresent(w -> meta.put("workload", WorkloadJson.search(w, WorkloadSearch.unmet(w, rows))));
           PriceCalculator calculator = new PriceCalculator(current);
@@ -98,15 +156,24 @@ public final class CatalogQueries {
                   : row.smallestCount(minGpus) > 0 && row.smallestCount(minGpus) <= maxGpus
                       ? priced(calculator, row, window, minGpus) : null)
               .filter(priced -> priced != null)
-              .filter(p -> includeUnavailable || p.row().bookable(p.minGpus(minGpus), p.maxGpus(maxGpus)))
-              .sorted(order(sort, workload.isPresent()))
+              .filter(p -> s.includeUnavailable() || p.row().bookable(p.minGpus(minGpus), p.maxGpus(maxGpus)))
+              .sorted(order(s.sort(), workload.isPresent()))
               .toList();
-        })).compose(offers -> {
+        }).compose(offers -> {
       JsonArray page = new JsonArray();
-      offers.stream().skip(offset).limit(limit).forEach(p -> page.add(json(p, window, minGpus, maxGpus, workload)));
-      String next = offset + limit < offers.size() ? cursor(offset + limit) : null;
+      offers.stream().skip(offset).limit(s.limit()).forEach(p -> page.add(json(p, window, minGpus, maxGpus, workload)));
+      String next = offset + s.limit() < offers.size() ? SearchCursor.at(offset + s.limit()).encode() : null;
       return withReadyTimes(page).map(offersWithTimes -> meta.put("data", offersWithTimes).put("next_cursor", next));
     });
+  }
+
+  /** The workload's parameters as given (they change the page, not the rows). */
+  private static String workloadParams(Function<String, String> query) {
+    StringBuilder given = new StringBuilder(String.valueOf(query.apply("workload")));
+    for (String name : Workloads.PARAMETER_NAMES) {
+      given.append('&').append(name).append('=').append(query.apply(name));
+    }
+    return given.toString();
   }
 
   /** The offer priced at its smallest count that holds the workload, or null when none does. */
@@ -195,37 +262,23 @@ public final class CatalogQueries {
         null);
   }
 
-  /** In a workload search counts differ between offers, so "price" compares what the window costs in all. */
+  /**
+   * The order of a search, then the offer id. "price" and "price_per_vram_gb" compare the base rate
+   * per GPU-hour (the all-in rate grows with it at a given GPU count; ordering by the base rate lets
+   * SQL page the search, {@link OfferPages}, in the very same order). In a workload search counts
+   * differ between offers, so "price" compares what the window costs in all.
+   */
   private static Comparator<Priced> order(String sort, boolean workload) {
     Comparator<Priced> byId = Comparator.comparing(p -> p.row().id());
     Comparator<Priced> primary = switch (sort) {
-      case "price_per_vram_gb" -> Comparator.comparingDouble(p -> (double) p.allIn() / p.row().vramGb());
+      case "price_per_vram_gb" -> Comparator.comparingDouble(p -> (double) p.row().pricePerGpuHour()
+          / Math.max(p.row().vramGb(), 1));
       case "vram" -> Comparator.comparingInt((Priced p) -> p.row().vramGb()).reversed();
       case "availability" -> Comparator.comparingInt((Priced p) -> p.row().gpusAvailable()).reversed();
       default -> workload ? Comparator.comparingLong((Priced p) -> p.price().total().amount())
-          : Comparator.comparingLong(Priced::allIn);
+          : Comparator.comparingLong((Priced p) -> p.row().pricePerGpuHour());
     };
     return primary.thenComparing(byId);
-  }
-
-  private static String cursor(int offset) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(("o:" + offset).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static int offset(String cursor) {
-    if (cursor == null) {
-      return 0;
-    }
-    try {
-      String decoded = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-      if (decoded.startsWith("o:")) {
-        return Math.max(0, Integer.parseInt(decoded.substring(2)));
-      }
-    } catch (IllegalArgumentException e) {
-      // falls through to the error below
-    }
-    throw new Invalid("cursor is not one this API returned",
-        List.of(new Invalid.FieldError("#/cursor", "use the next_cursor of the previous page")));
   }
 
   private static String param(Function<String, String> query, String name) {

@@ -224,6 +224,7 @@ public final class CatalogRepository {
     });
   }
 
+  /** Runs {@link #OFFERS}; the pool's custom plans let it drop the filters left NULL. */
   private Future<List<OfferRow>> query(Tuple params) {
     return pool.preparedQuery(OFFERS).execute(params).map(rows -> {
       List<OfferRow> offers = new ArrayList<>();

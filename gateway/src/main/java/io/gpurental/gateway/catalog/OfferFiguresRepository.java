@@ -25,7 +25,7 @@ final class OfferFiguresRepository {
       CROSS JOIN offers o JOIN fleet_hosts_view h ON h.id = o.host_id
       LEFT JOIN LATERAL (SELECT amount_per_gpu_hour, currency FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) p
         ON true
-      WHERE o.closed_at IS NULL AND ($1::text[] IS NULL OR o.host_id = ANY ($1))
+      WHERE o.closed_at IS NULL AND HOSTS
       ON CONFLICT (offer_id) DO UPDATE SET host_id = excluded.host_id,
         amount_per_gpu_hour = excluded.amount_per_gpu_hour, currency = excluded.currency,
         prices_seen = excluded.prices_seen, gpu_model = excluded.gpu_model, vram_gb = excluded.vram_gb, site_id = excluded.site_id,
@@ -38,7 +38,7 @@ final class OfferFiguresRepository {
              u.maintenance_seconds_30d, now()
       FROM offers o
       LEFT JOIN LATERAL (SELECT * FROM host_uptime_view WHERE host_id = o.host_id OFFSET 0) u ON true
-      WHERE o.closed_at IS NULL AND ($1::text[] IS NULL OR o.host_id = ANY ($1))
+      WHERE o.closed_at IS NULL AND HOSTS
       ON CONFLICT (offer_id) DO UPDATE SET host_id = excluded.host_id, uptime_24h = excluded.uptime_24h,
         uptime_7d = excluded.uptime_7d, uptime_30d = excluded.uptime_30d,
         counted_seconds_30d = excluded.counted_seconds_30d, down_seconds_30d = excluded.down_seconds_30d,
@@ -52,11 +52,18 @@ final class OfferFiguresRepository {
 
   /** Recomputes the prices of the given hosts' offers (null: every open offer). */
   Future<Void> refreshPrices(String[] hostIds) {
-    return pool.preparedQuery(REFRESH_PRICES).execute(Tuple.of((Object) hostIds)).mapEmpty();
+    return refresh(REFRESH_PRICES, hostIds);
   }
 
   /** Recomputes the uptime of the given hosts' offers (null: every open offer). */
   Future<Void> refreshUptime(String[] hostIds) {
-    return pool.preparedQuery(REFRESH_UPTIME).execute(Tuple.of((Object) hostIds)).mapEmpty();
+    return refresh(REFRESH_UPTIME, hostIds);
+  }
+
+  /** One statement for all offers and one for some hosts', so that a cached (generic) plan fits each. */
+  private Future<Void> refresh(String statement, String[] hostIds) {
+    return hostIds == null ? pool.query(statement.replace("HOSTS", "true")).execute().mapEmpty()
+        : pool.preparedQuery(statement.replace("HOSTS", "o.host_id = ANY ($1)")).execute(Tuple.of((Object) hostIds))
+            .mapEmpty();
   }
 }

@@ -6,12 +6,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * A node-local cache of offer searches (the rows before pricing), dropped on every node when a
+ * A node-local cache of offer searches (the finished pages, and for the searches sorted in Java
+ * the rows before pricing; each under a key of its own), dropped on every node when a
  * {@link CatalogChanges} or a fleet {@link HostChanges} event arrives, and in any case after a
  * short lifetime, which also bounds how late a price scheduled for a future time shows up.
  * Concurrent misses for the same search share one database query.
@@ -28,7 +28,7 @@ final class SearchCache {
   };
   private long generation;
 
-  private record Entry(Future<List<OfferRow>> rows, long expiresAtNanos) {}
+  private record Entry(Future<?> rows, long expiresAtNanos) {}
 
   SearchCache(Vertx vertx, Duration lifetime) {
     this.vertx = vertx;
@@ -41,17 +41,19 @@ final class SearchCache {
     vertx.eventBus().consumer(HostChanges.ADDRESS, message -> clear());
   }
 
-  Future<List<OfferRow>> get(String key, Supplier<Future<List<OfferRow>>> load) {
+  /** The value cached under {@code key}; a key always holds values of one type (the caller's). */
+  @SuppressWarnings("unchecked")
+  <V> Future<V> get(String key, Supplier<Future<V>> load) {
     long now = System.nanoTime();
     long loadedInGeneration;
     synchronized (this) {
       Entry entry = entries.get(key);
       if (entry != null && entry.expiresAtNanos() > now && !entry.rows().failed()) {
-        return Futures.onCallerContext(vertx, entry.rows());
+        return Futures.onCallerContext(vertx, (Future<V>) entry.rows());
       }
       loadedInGeneration = generation;
     }
-    Future<List<OfferRow>> rows = load.get();
+    Future<V> rows = load.get();
     synchronized (this) {
       // expired searches are dropped, not kept until 1,000 others push them out: each holds the
       // rows of every offer it listed (at 10,000 hosts, 300 windows of a search held ~4 GiB)

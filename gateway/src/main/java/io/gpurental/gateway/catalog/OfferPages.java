@@ -1,0 +1,225 @@
+package io.gpurental.gateway.catalog;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One page of a search, in SQL, for the sorts whose key is known before availability is counted
+ * (price, VRAM, price per GB of VRAM): the offers that pass the filters are ordered by that key
+ * and the offer id, walked from the cursor on, and only the offers walked get their free GPUs
+ * counted for the window (a probe per GPU through the exclusion constraint's index), until the
+ * page is full. So a search costs about what it returns, not what the fleet holds.
+ * <p>The statement is written from the filters given (no {@code $n IS NULL OR …}), so a generic
+ * plan of it is as good as a custom one. Its rows are those of {@link CatalogRepository}'s full
+ * search, with the same rules: price from the precomputed {@code offer_figures} row while it
+ * holds, else {@code offer_prices_view}; uptime likewise from {@code host_uptime_view}; the GPUs
+ * counted now decide model and VRAM.
+ */
+final class OfferPages {
+  /** The sort key of a row (both figures always, so one cursor shape serves every sort) and its id. */
+  record Key(long price, int vram, String id) {}
+
+  /** A row of the page and the key a cursor after it carries. */
+  record Keyed(OfferRow row, Key key) {}
+
+  /** What a page asks for; {@code after} is null on the first page. */
+  record Request(CatalogRepository.Filter filter, OffsetDateTime start, OffsetDateTime end, String sort, int minGpus,
+      int maxGpus, boolean includeUnavailable, Key after, int limit) {}
+
+  /** The sorts paged in SQL; the others (availability, workload fit) need every row counted first. */
+  static boolean pages(String sort) {
+    return "price".equals(sort) || "vram".equals(sort) || "price_per_vram_gb".equals(sort);
+  }
+
+  private static final String HEAD = """
+      WITH latest AS MATERIALIZED (
+        SELECT (SELECT max(id) FROM prices) AS price_id,
+               (SELECT max(effective_from) FROM prices WHERE effective_from <= now()) AS effective_from)
+      SELECT l.id, l.host_id, l.host_name, l.host_status, l.site_name AS site, l.region, l.country,
+             g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
+             CASE WHEN mw.id IS NULL THEN g.free ELSE 0 END AS gpus_free,
+             l.gpu_counts, l.cpu_model, l.cpu_cores, l.ram_gb, l.nvme_gb, l.net_gbps, l.interconnect,
+             l.cpu_cores_per_gpu, l.ram_gb_per_gpu, l.nvme_gb_per_gpu,
+             l.amount_per_gpu_hour AS price_per_gpu_hour, l.currency,
+             m.hyperscaler_price_minor, m.specialized_price_minor,
+             mw.id AS maintenance_id, mw.starts_at AS maintenance_starts_at, mw.ends_at AS maintenance_ends_at,
+             mw.drain AS maintenance_drain,
+             u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
+             u.maintenance_seconds_30d, l.isolation, l.sort_vram,
+             (SELECT coalesce(json_agg(json_build_object('id', t.template_id, 'name', t.name, 'cached', t.cached,
+                       'min_driver_version', t.min_driver_version, 'min_cuda_version', t.min_cuda_version,
+                       'driver_version', t.driver_version, 'cuda_version', t.cuda_version,
+                       'driver_ok', t.driver_ok, 'cuda_ok', t.cuda_ok)
+                       ORDER BY t.is_default DESC, t.name), '[]' :: json)
+              FROM host_templates_view t WHERE t.host_id = l.host_id) AS images
+      FROM (
+        -- the candidates: open offers of serving hosts that pass the static filters, in sort order
+        SELECT o.id, o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
+               h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
+               h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
+               p.amount_per_gpu_hour, p.currency, coalesce(f.vram_gb, h.vram_gb) AS sort_vram,
+               -- price per GB of VRAM as Java divides it (a VRAM of 0 counts as 1)
+               p.amount_per_gpu_hour :: float8 / greatest(coalesce(f.vram_gb, h.vram_gb), 1) AS sort_ratio,
+               f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
+               f.counted_seconds_30d AS f_counted, f.down_seconds_30d AS f_down,
+               f.maintenance_seconds_30d AS f_maintenance,
+               coalesce(f.uptime_at > now() - interval '1 hour', false) AS uptime_holds
+        FROM offers o
+        JOIN fleet_hosts_view h ON h.id = o.host_id
+        LEFT JOIN offer_figures f ON f.offer_id = o.id
+        CROSS JOIN LATERAL (
+          SELECT coalesce(f.prices_seen >= (SELECT price_id FROM latest) AND f.site_id = h.site_id
+                            AND f.price_at >= (SELECT effective_from FROM latest), false) AS price_holds) fresh
+        -- the one rule for the price that applies now (V14), as in CatalogRepository.OFFERS
+        CROSS JOIN LATERAL (
+          SELECT f.amount_per_gpu_hour, f.currency WHERE fresh.price_holds AND f.amount_per_gpu_hour IS NOT NULL
+          UNION ALL
+          SELECT v.amount_per_gpu_hour, v.currency
+          FROM (SELECT * FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) v WHERE NOT fresh.price_holds) p
+        WHERE o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
+          -- a GPU count of at least min_gpus, the smallest of them at most max_gpus
+          AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
+      """;
+  /** Per candidate walked: its GPUs counted for the window, maintenance, uptime, the model's figures. */
+  private static final String WALK = """
+        OFFSET 0) l
+      -- planned maintenance that keeps the window free: no GPU is free, none is counted
+      LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
+                         WHERE host_id = l.host_id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
+      CROSS JOIN LATERAL (
+        SELECT min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
+               array_agg(g.id) FILTER (WHERE g.health = 'healthy') AS healthy
+        FROM fleet_gpus_view g WHERE g.host_id = l.host_id) hg
+      -- free: the host's healthy GPUs that no booking holds at any time in [$1, $2), the bookings
+      -- read through V30's index (the same test as period && [$1, $2): booked periods are [lower, upper))
+      CROSS JOIN LATERAL (
+        SELECT hg.model, hg.vram_gb, hg.total,
+               (coalesce(cardinality(hg.healthy), 0) - count(DISTINCT b.gpu_id)) :: integer AS free
+        FROM booked_gpus_view b
+        WHERE b.gpu_id = ANY (hg.healthy) AND upper(b.period) > $1 AND lower(b.period) < $2 AND mw.id IS NULL) g
+      CROSS JOIN LATERAL (SELECT architecture, hyperscaler_price_minor, specialized_price_minor
+                          FROM gpu_models WHERE name = g.model) m
+      LEFT JOIN LATERAL (
+        SELECT l.f_uptime_24h AS uptime_24h, l.f_uptime_7d AS uptime_7d, l.f_uptime_30d AS uptime_30d,
+               l.f_counted AS counted_seconds_30d, l.f_down AS down_seconds_30d,
+               l.f_maintenance AS maintenance_seconds_30d WHERE l.uptime_holds
+        UNION ALL
+        SELECT v.uptime_24h, v.uptime_7d, v.uptime_30d, v.counted_seconds_30d, v.down_seconds_30d,
+               v.maintenance_seconds_30d
+        FROM (SELECT * FROM host_uptime_view WHERE host_id = l.host_id OFFSET 0) v WHERE NOT l.uptime_holds) u ON true
+      -- bookable: an allowed count between min_gpus and max_gpus that the free GPUs hold (an
+      -- active host, no maintenance in the window), unless unavailable offers are asked for too
+      WHERE ($5::boolean OR EXISTS (SELECT 1 FROM unnest(l.gpu_counts) c
+                                    WHERE c >= $3 AND c <= $4
+                                      AND c <= CASE WHEN l.host_status = 'active' AND mw.id IS NULL THEN g.free ELSE 0 END))
+      """;
+
+  private final Pool pool;
+
+  OfferPages(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Up to {@code limit} rows after the request's cursor, in its order. */
+  Future<List<Keyed>> page(Request request) {
+    List<Object> params = new ArrayList<>(List.of(request.start(), request.end(), request.minGpus(),
+        request.maxGpus(), request.includeUnavailable(), request.limit()));
+    String sql = sql(request, params);
+    return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+      List<Keyed> page = new ArrayList<>();
+      rows.forEach(row -> {
+        OfferRow offer = OfferRow.from(row);
+        page.add(new Keyed(offer, new Key(offer.pricePerGpuHour(), row.getInteger("sort_vram"), offer.id())));
+      });
+      return page;
+    });
+  }
+
+  /** The statement for the request's filters, sort and cursor; appends their parameters to {@code params}. */
+  static String sql(Request request, List<Object> params) {
+    CatalogRepository.Filter filter = request.filter();
+    StringBuilder sql = new StringBuilder(HEAD);
+    StringBuilder recheck = new StringBuilder();
+    if (filter.gpuModel() != null) {
+      String p = param(params, filter.gpuModel());
+      sql.append("  AND lower(coalesce(f.gpu_model, h.gpu_model)) = lower(").append(p).append("::text)\n");
+      recheck.append("  AND lower(g.model) = lower(").append(p).append("::text)\n");
+    }
+    if (filter.minVramGb() != null) {
+      String p = param(params, filter.minVramGb());
+      sql.append("  AND coalesce(f.vram_gb, h.vram_gb) >= ").append(p).append("::integer\n");
+      recheck.append("  AND g.vram_gb >= ").append(p).append("::integer\n");
+    }
+    if (filter.region() != null) {
+      sql.append("  AND h.region = ").append(param(params, filter.region())).append("::text\n");
+    }
+    if (filter.site() != null) {
+      String p = param(params, filter.site());
+      sql.append("  AND (h.site_id = ").append(p).append("::text OR lower(h.site_name) = lower(").append(p)
+          .append("::text))\n");
+    }
+    if (filter.interconnect() != null) {
+      sql.append("  AND lower(h.interconnect) = lower(").append(param(params, filter.interconnect()))
+          .append("::text)\n");
+    }
+    if (filter.maxPricePerGpuHour() != null) {
+      sql.append("  AND p.amount_per_gpu_hour <= ").append(param(params, filter.maxPricePerGpuHour()))
+          .append("::bigint\n");
+    }
+    Order order = Order.of(request.sort());
+    if (request.after() != null) {
+      sql.append("  AND ").append(order.after(params, request.after())).append('\n');
+    }
+    sql.append("ORDER BY ").append(order.inner).append('\n').append(WALK).append(recheck)
+        .append("ORDER BY ").append(order.outer).append("\nLIMIT $6");
+    return sql.toString();
+  }
+
+  private static String param(List<Object> params, Object value) {
+    params.add(value);
+    return "$" + params.size();
+  }
+
+  /**
+   * The order of a sort, the same as {@code CatalogQueries}' order for the full search: base price
+   * per GPU-hour, VRAM (largest first), or base price per GB of VRAM; then the offer id.
+   */
+  private record Order(String inner, String outer, String name) {
+    static Order of(String sort) {
+      return switch (sort) {
+        // the inner order names the candidates' own columns, so the walk above keeps it (no sort there)
+        case "vram" -> new Order("sort_vram DESC, id", "l.sort_vram DESC, l.id", sort);
+        case "price_per_vram_gb" -> new Order("sort_ratio, id", "l.sort_ratio, l.id", sort);
+        default -> new Order("amount_per_gpu_hour, id", "l.amount_per_gpu_hour, l.id", "price");
+      };
+    }
+
+    /** Rows strictly after the cursor's row in this order. */
+    String after(List<Object> params, Key key) {
+      String id = param(params, key.id());
+      return switch (name) {
+        case "vram" -> {
+          String vram = param(params, key.vram());
+          yield "(coalesce(f.vram_gb, h.vram_gb) < " + vram + "::integer OR (coalesce(f.vram_gb, h.vram_gb) = "
+              + vram + "::integer AND o.id > " + id + "::text))";
+        }
+        case "price_per_vram_gb" -> {
+          String price = param(params, key.price());
+          String vram = param(params, key.vram());
+          yield "(" + ratio("p.amount_per_gpu_hour", "coalesce(f.vram_gb, h.vram_gb)") + ", o.id) > ("
+              + ratio(price + "::bigint", vram + "::integer") + ", " + id + "::text)";
+        }
+        default -> "(p.amount_per_gpu_hour, o.id) > (" + param(params, key.price()) + "::bigint, " + id + "::text)";
+      };
+    }
+
+    /** Price per GB as a double, as Java divides it (a VRAM of 0 counts as 1). */
+    private static String ratio(String price, String vram) {
+      return "(" + price + ") :: float8 / greatest(" + vram + ", 1)";
+    }
+  }
+}

@@ -1,0 +1,14 @@
+-- Catalog at scale, part 4 (issue 20): the search is paged in SQL and counts free GPUs only for
+-- the offers it walks, host by host: the bookings of one host's healthy GPUs that overlap the
+-- window.
+--
+-- Owners:
+--   reservations  reservation_gpus_gpu_end_idx (an index on its table reservation_gpus)
+--
+-- Asked through booked_gpus_view as `gpu_id = ANY (<the host's healthy GPUs>) AND upper(period) >
+-- <start> AND lower(period) < <end>` (the same test as `period && [start, end)`: booked periods
+-- are bounded and [lower, upper), V5's check). A btree answers it with one short range per GPU
+-- (its bookings that end after the start); the exclusion constraint's GiST (gpu_id, period)
+-- index, which the planner takes for `gpu_id = <one GPU> AND period && …`, took ~0.15 ms per GPU
+-- at 1,000 hosts against ~0.003 ms here, and cannot take the array.
+CREATE INDEX reservation_gpus_gpu_end_idx ON reservation_gpus (gpu_id, upper(period), lower(period)) WHERE active;

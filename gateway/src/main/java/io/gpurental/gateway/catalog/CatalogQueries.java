@@ -143,12 +143,17 @@ public final class CatalogQueries {
     int maxGpus = s.maxGpus();
     Optional<Workloads.Workload> workload = s.workload();
     int offset = s.cursor().offset();
-    // the rows do not depend on the workload: a workload search shares the cached rows of its filters
-    String key = "rows|" + s.filter() + "|" + window;
+    // a workload search reads only the hosts whose GPUs could hold its VRAM (SQL narrows, the fit decides)
+    CatalogRepository.VramNeed need = workload.map(WorkloadSearch::vramNeed).orElse(CatalogRepository.VramNeed.NONE);
     JsonObject meta = new JsonObject();
-    return cache.get(key, () -> repository.offers(s.filter(), window.startUtc(), window.endUtc()))
+    return cache.get("rows|" + s.filter() + "|" + window + "|" + need,
+            () -> repository.offers(s.filter(), window.startUtc(), window.endUtc(), need))
+        .compose(rows -> workload.isEmpty() ? Future.succeededFuture(rows)
+            : workloadNote(s, workload.get(), rows).map(note -> {
+              meta.put("workload", note);
+              return rows;
+            }))
         .map(rows -> {
-          workload.ifPresent(w -> meta.put("workload", WorkloadJson.search(w, WorkloadSearch.unmet(w, rows))));
           PriceCalculator calculator = new PriceCalculator(current);
           // price and sort plain records; only the page returned is turned into JSON
           return rows.stream()
@@ -165,6 +170,20 @@ public final class CatalogQueries {
       String next = offset + s.limit() < offers.size() ? SearchCursor.at(offset + s.limit()).encode() : null;
       return withReadyTimes(page).map(offersWithTimes -> meta.put("data", offersWithTimes).put("next_cursor", next));
     });
+  }
+
+  /**
+   * The search's workload note: whether some offer of the filters could hold it (booked or not),
+   * else what it would need and the most any offer of the filters has, which takes every offer of
+   * the filters, not only those its VRAM narrowed the search to.
+   */
+  private Future<JsonObject> workloadNote(Search s, Workloads.Workload workload, List<OfferRow> narrowed) {
+    if (WorkloadSearch.unmet(workload, narrowed) == null) {
+      return Future.succeededFuture(WorkloadJson.search(workload, null));
+    }
+    return cache.get("rows|" + s.filter() + "|" + s.window() + "|" + CatalogRepository.VramNeed.NONE,
+            () -> repository.offers(s.filter(), s.window().startUtc(), s.window().endUtc()))
+        .map(all -> WorkloadJson.search(workload, WorkloadSearch.unmet(workload, all)));
   }
 
   /** The workload's parameters as given (they change the page, not the rows). */

@@ -21,7 +21,8 @@ public final class CatalogRepository {
    * Every offer matching the SQL-side filters, with the GPUs of its host that no active booking
    * holds at any time in [$1, $2) and that are healthy (degraded and faulty GPUs are not bookable).
    * Parameters: $1 start, $2 end, $3 gpu model, $4 min VRAM, $5 region, $6 site (id or name),
-   * $7 interconnect, $8 max base price, $9 offer id.
+   * $7 interconnect, $8 max base price, $9 offer id, $10 least VRAM per GPU, $11 least VRAM in all
+   * (a workload's need, {@link VramNeed}).
    * <p>The window's bookings are read once through V24's index; every host's GPUs are counted
    * against them in one pass and hash-joined with the offers that pass the filters. A search takes
    * model, VRAM, price and uptime from the offer's precomputed row ({@code offer_figures}, kept by
@@ -86,7 +87,12 @@ public final class CatalogRepository {
           AND ($5::text IS NULL OR h.region = $5)
           AND ($6::text IS NULL OR h.site_id = $6 OR lower(h.site_name) = lower($6))
           AND ($7::text IS NULL OR lower(h.interconnect) = lower($7))
-          AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)),
+          AND ($8::bigint IS NULL OR p.amount_per_gpu_hour <= $8)
+          -- a workload search: only hosts whose GPUs could hold the workload's VRAM, per GPU ($10)
+          -- and in all at the offer's largest count ($11); this only narrows, Java's fit decides
+          AND ($10::integer IS NULL OR coalesce(f.vram_gb, h.vram_gb) >= $10)
+          AND ($11::integer IS NULL
+               OR coalesce(f.vram_gb, h.vram_gb) * (SELECT max(c) FROM unnest(o.gpu_counts) c) >= $11)),
       -- the GPUs of the listed hosts only (of the one offer's host, through the index), counted
       -- against the window's bookings: the work follows the hosts a search lists, not the fleet.
       -- Written as a filter (IN inside an OR), not a join: the planner cannot estimate how many
@@ -180,13 +186,26 @@ public final class CatalogRepository {
   public record Filter(String gpuModel, Integer minVramGb, String region, String site, String interconnect,
       Long maxPricePerGpuHour) {}
 
+  /**
+   * The VRAM a workload needs, in whole GB (GPUs have whole GB, so rounding up keeps the comparison
+   * exact), to narrow a search in SQL to the hosts that could hold it: null where nothing narrows.
+   */
+  public record VramNeed(Integer perGpuGb, Integer totalGb) {
+    public static final VramNeed NONE = new VramNeed(null, null);
+  }
+
   public Future<List<OfferRow>> offers(Filter filter, OffsetDateTime start, OffsetDateTime end) {
+    return offers(filter, start, end, VramNeed.NONE);
+  }
+
+  /** The offers of {@link #offers(Filter, OffsetDateTime, OffsetDateTime)} whose hosts could hold {@code need}. */
+  public Future<List<OfferRow>> offers(Filter filter, OffsetDateTime start, OffsetDateTime end, VramNeed need) {
     return query(Tuple.from(new Object[] {start, end, filter.gpuModel(), filter.minVramGb(), filter.region(),
-        filter.site(), filter.interconnect(), filter.maxPricePerGpuHour(), null}));
+        filter.site(), filter.interconnect(), filter.maxPricePerGpuHour(), null, need.perGpuGb(), need.totalGb()}));
   }
 
   public Future<Optional<OfferRow>> offer(String offerId, OffsetDateTime start, OffsetDateTime end) {
-    return query(Tuple.from(new Object[] {start, end, null, null, null, null, null, null, offerId}))
+    return query(Tuple.from(new Object[] {start, end, null, null, null, null, null, null, offerId, null, null}))
         .map(rows -> rows.stream().findFirst());
   }
 

@@ -42,6 +42,15 @@ final class WorkloadSearch {
         row.nvmeGbPerGpu());
   }
 
+  /**
+   * What SQL may narrow a workload search to: hosts whose GPUs hold the need's VRAM per GPU and in
+   * all at their largest count (the figures of {@link Fit}'s own rule; the fit still decides).
+   */
+  static CatalogRepository.VramNeed vramNeed(Workloads.Workload workload) {
+    int perGpu = Fit.leastVramPerGpuGb(workload.need());
+    return new CatalogRepository.VramNeed(perGpu > 0 ? perGpu : null, Fit.leastVramInAllGb(workload.need()));
+  }
+
   /** The offer's smallest fitting count within the search's GPU limits, or null. */
   static Fit fit(Workloads.Workload workload, OfferRow row, int minGpus, int maxGpus) {
     return Fit.smallest(workload.need(), hardware(row), minGpus, maxGpus).orElse(null);

@@ -42,6 +42,19 @@ public record Fit(int gpuCount, int vramGb, String sentence) {
         && (double) count * hardware.diskGbPerGpu() >= need.diskGb();
   }
 
+  /**
+   * The least VRAM per GPU, in whole GB, of any hardware that {@link #holds} the need (GPUs have
+   * whole GB: rounding up keeps the comparison exact); 0 when any will do.
+   */
+  public static int leastVramPerGpuGb(Need need) {
+    return (int) Math.ceil(need.splittable() ? need.minPerGpuGb() : Math.max(need.minPerGpuGb(), need.totalGb()));
+  }
+
+  /** The least VRAM in all, in whole GB, of the GPUs of any count that {@link #holds} the need. */
+  public static int leastVramInAllGb(Need need) {
+    return (int) Math.ceil(need.totalGb());
+  }
+
   static String sentence(Need need, Hardware hardware, int count) {
     String gpus = count + " × " + hardware.gpuModel()
         + (count > 1 && need.fastInterconnectForMultiGpu() ? " over " + hardware.interconnect() : "");

@@ -20,19 +20,27 @@ import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REPO = ROOT / "gateway/src/main/java/io/gpurental/gateway/catalog/CatalogRepository.java"
-OFFERS_TYPES = "timestamptz, timestamptz, text, integer, text, text, text, bigint, text"
+OFFERS_TYPES = "timestamptz, timestamptz, text, integer, text, text, text, bigint, text, integer, integer"
 TIMELINE_TYPES = "text, timestamptz, integer"
 HOUR = "date_trunc('hour', now())"
 SCENARIOS = [
     ("search, default window (now, 1 h)", "offers",
-     "now(), now() + interval '1 hour', NULL, NULL, NULL, NULL, NULL, NULL, NULL"),
+     "now(), now() + interval '1 hour', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"),
     ("search, 24 h tomorrow, one model", "offers",
-     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', 'H100 SXM', NULL, NULL, NULL, NULL, NULL, NULL"),
+     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', 'H100 SXM', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"),
     ("search, 24 h tomorrow, model + region + max price", "offers",
-     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', 'L40S', 40, 'us-east', NULL, NULL, 400, NULL"),
+     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', 'L40S', 40, 'us-east', NULL, NULL, 400, NULL, NULL, NULL"),
     ("one offer (offer page, quote), 24 h", "offers",
-     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', NULL, NULL, NULL, NULL, NULL, NULL, 'off_b42'"),
+     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', NULL, NULL, NULL, NULL, NULL, NULL, 'off_b42', NULL, NULL"),
     ("14-day timeline", "timeline", f"'off_b42', {HOUR}, 336"),
+    # workload searches, 24 h tomorrow: the VRAM a workload needs per GPU ($10) and in all ($11),
+    # as WorkloadSearch.vramNeed gives them; a statement without them ignores them
+    ("workload llm-inference (8B, 19 GB in all)", "offers",
+     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 19"),
+    ("workload llm-inference params_b=250 (554 GB in all)", "offers",
+     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 554"),
+    ("workload image-generation flux.1-dev (39 GB per GPU)", "offers",
+     f"{HOUR} + interval '24 hours', {HOUR} + interval '48 hours', NULL, NULL, NULL, NULL, NULL, NULL, NULL, 39, 39"),
 ]
 
 
@@ -50,7 +58,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=10, help="statement timeout in seconds")
     parser.add_argument("--set", action="append", default=[], help="a setting for the session, e.g. jit=off")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN (ANALYZE, BUFFERS) of one search instead")
-    parser.add_argument("--scenario", type=int, default=1, help="which search --explain shows (0-3)")
+    parser.add_argument("--scenario", type=int, default=1, help="which search --explain shows (0-3, 5-7 workloads)")
     args = parser.parse_args()
     offers, timeline = constant("OFFERS", args.source), constant("TIMELINE", args.source)
     lines = ["\\set ON_ERROR_STOP on", f"SET statement_timeout = '{args.timeout}s';"] + [f"SET {s.split('=')[0]} = '{s.split('=', 1)[1]}';" for s in args.set]

@@ -2,6 +2,7 @@ package io.gpurental.gateway.catalog;
 
 import io.gpurental.gateway.fleet.HostChanges;
 import io.gpurental.gateway.platform.Futures;
+import io.gpurental.gateway.pricing.CurrentTerms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -12,9 +13,9 @@ import java.util.function.Supplier;
 /**
  * A node-local cache of offer searches (the finished pages, and for the searches sorted in Java
  * the rows before pricing; each under a key of its own), dropped on every node when a
- * {@link CatalogChanges} or a fleet {@link HostChanges} event arrives, and in any case after a
- * short lifetime, which also bounds how late a price scheduled for a future time shows up.
- * Concurrent misses for the same search share one database query.
+ * {@link CatalogChanges}, a fleet {@link HostChanges} or a {@link CurrentTerms#CHANGED} event
+ * arrives, and in any case after a short lifetime, which also bounds how late a price scheduled
+ * for a future time shows up. Concurrent misses for the same search share one database query.
  */
 final class SearchCache {
   private static final int MAX_ENTRIES = 1_000;
@@ -39,6 +40,8 @@ final class SearchCache {
     });
     // a host's status decides whether its offer is listed
     vertx.eventBus().consumer(HostChanges.ADDRESS, message -> clear());
+    // a cached page holds all-in prices: new terms of sale (a fee, a tax) change them
+    vertx.eventBus().consumer(CurrentTerms.CHANGED, message -> clear());
   }
 
   /** The value cached under {@code key}; a key always holds values of one type (the caller's). */

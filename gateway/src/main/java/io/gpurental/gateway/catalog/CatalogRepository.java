@@ -5,7 +5,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -30,7 +29,6 @@ public final class CatalogRepository {
    * {@code host_uptime_view}) for the offers whose row does not; one offer asked for by id (offer
    * page, quote) always reads the views. The GPUs counted now decide model and VRAM in the end.
    */
-  private static final String CUSTOM_PLAN = "SET LOCAL plan_cache_mode = force_custom_plan";
   private static final String OFFERS = """
       -- the GPUs booked in the window, read once, through V24's index on the booked periods (the
       -- expression is that index's own: the same range); for one offer only its host's GPUs,
@@ -182,28 +180,14 @@ public final class CatalogRepository {
   public record Filter(String gpuModel, Integer minVramGb, String region, String site, String interconnect,
       Long maxPricePerGpuHour) {}
 
-  /**
-   * The whole search, planned for its parameters: a generic plan of {@link #OFFERS} cannot drop the
-   * filters left NULL nor the one-offer branch, and took 10x to over 60 s at 1,000 hosts
-   * (docs/benchmarks.md, "Catalog at scale"), so this statement alone runs with a custom plan, in
-   * a transaction of its own ({@code SET LOCAL}); the pool's other statements plan as PostgreSQL
-   * chooses (part 6).
-   */
   public Future<List<OfferRow>> offers(Filter filter, OffsetDateTime start, OffsetDateTime end) {
-    Tuple params = Tuple.from(new Object[] {start, end, filter.gpuModel(), filter.minVramGb(), filter.region(),
-        filter.site(), filter.interconnect(), filter.maxPricePerGpuHour(), null});
-    return pool.withTransaction(tx -> tx.query(CUSTOM_PLAN).execute()
-        .compose(set -> tx.preparedQuery(OFFERS).execute(params))
-        .map(CatalogRepository::rows));
+    return query(Tuple.from(new Object[] {start, end, filter.gpuModel(), filter.minVramGb(), filter.region(),
+        filter.site(), filter.interconnect(), filter.maxPricePerGpuHour(), null}));
   }
 
-  /**
-   * One offer by id (offer page, quote, hold): its generic plan is as fast as a custom one (2.4 ms
-   * against 0.7 ms + 2.3 ms of planning at 1,000 hosts; part 6), so it runs as PostgreSQL chooses.
-   */
   public Future<Optional<OfferRow>> offer(String offerId, OffsetDateTime start, OffsetDateTime end) {
-    return pool.preparedQuery(OFFERS).execute(Tuple.from(new Object[] {start, end, null, null, null, null, null, null,
-        offerId})).map(rows -> rows(rows).stream().findFirst());
+    return query(Tuple.from(new Object[] {start, end, null, null, null, null, null, null, offerId}))
+        .map(rows -> rows.stream().findFirst());
   }
 
   /** Free GPUs of the offer's host for each of {@code hours} hours from {@code start}. */
@@ -240,10 +224,13 @@ public final class CatalogRepository {
     });
   }
 
-  private static List<OfferRow> rows(RowSet<Row> rows) {
-    List<OfferRow> offers = new ArrayList<>();
-    rows.forEach(row -> offers.add(OfferRow.from(row)));
-    return offers;
+  /** Runs {@link #OFFERS}; the pool's custom plans let it drop the filters left NULL. */
+  private Future<List<OfferRow>> query(Tuple params) {
+    return pool.preparedQuery(OFFERS).execute(params).map(rows -> {
+      List<OfferRow> offers = new ArrayList<>();
+      rows.forEach(row -> offers.add(OfferRow.from(row)));
+      return offers;
+    });
   }
 
   private static JsonObject reference(Row row, String kind) {

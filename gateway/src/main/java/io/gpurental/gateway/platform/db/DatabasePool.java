@@ -35,11 +35,14 @@ public final class DatabasePool {
     PgConnectOptions connect = target.connectOptions()
         .addProperty("statement_timeout", Long.toString(statementMs))
         // Measured on the catalog's search (docs/benchmarks.md, "Catalog at scale"): JIT compiled
-        // millisecond queries for seconds; parallel workers cost more to start than these queries
-        // take. Plans are left to PostgreSQL's plan cache (part 6): the one statement whose generic
-        // plan cannot drop the filters a search leaves NULL asks for custom plans itself
-        // (CatalogRepository.offers); forcing them on every connection re-planned every statement.
+        // millisecond queries for seconds; after five runs the plan cache switched prepared
+        // statements to generic plans that cannot drop the filters a search leaves NULL (10x to
+        // over 10 s at 1,000 hosts); parallel workers cost more to start than these queries take.
+        // The paged search no longer needs custom plans, but without them on every connection the
+        // scale run's hold + release fell from 25 to 2 per second and quotes from 193 to 78 (part 4):
+        // some statement of theirs still does, not found yet.
         .addProperty("jit", "off")
+        .addProperty("plan_cache_mode", "force_custom_plan")
         .addProperty("max_parallel_workers_per_gather", "0");
     // An idle connection is retired by the pool before it has been silent for too long (below),
     // so the pool never hands out a connection that is about to be dropped.

@@ -72,11 +72,14 @@ class ClusterJobsTest {
   @Test
   void aTickWhileThePreviousOneIsStillInFlightOnThisNodeIsSkipped() {
     io.vertx.core.Promise<Void> slow = io.vertx.core.Promise.promise();
+    io.vertx.core.Promise<Void> started = io.vertx.core.Promise.promise();
     jobs.schedule("slow", Duration.ofHours(1), () -> {
       runs.incrementAndGet();
+      started.tryComplete();
       return slow.future();
     });
     Future<Void> first = jobs.runNow("slow");
+    TestGateway.await(started.future()); // the lock is taken asynchronously: the first run is under way only now
     TestGateway.await(jobs.runNow("slow"));
     assertEquals(1, runs.get(), "the second tick did not pile up behind the first");
     slow.complete();

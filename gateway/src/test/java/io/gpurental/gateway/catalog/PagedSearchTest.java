@@ -6,22 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,22 +34,7 @@ class PagedSearchTest {
 
   @Test
   void pagesInSqlListWhatTheWholeSearchLists(TestGateway node) throws IOException {
-    String seed = Files.readAllLines(Path.of("../bench/sql/seed-fleet.sql")).stream()
-        .filter(line -> !line.startsWith("\\") && !line.trim().equalsIgnoreCase("VACUUM ANALYZE;"))
-        .filter(line -> !line.trim().startsWith("--"))
-        .map(line -> line.replace(":hosts", "24")).collect(Collectors.joining("\n"));
-    // statement by statement on one connection (its temporary tables), each well within the pool's
-    // statement timeout and silence limit on a busy machine
-    TestGateway.await(node.gateway().pool().withConnection(connection -> {
-      Future<Void> done = Future.succeededFuture();
-      for (String statement : seed.split(";\\s*\\n")) {
-        if (!statement.isBlank()) {
-          done = done.compose(v -> connection.query(statement).execute().<Void>mapEmpty());
-        }
-      }
-      return done;
-    }));
-    TestGateway.await(node.gateway().jobs().runNow(OfferFigures.REFRESH_JOB));
+    BenchFleet.seed(node, 24);
     node.sql("UPDATE offers SET gpu_counts = '{2,4}' WHERE id ~ '^off_b[0-9]*7$'");
     node.sql("UPDATE offers SET gpu_counts = '{8}' WHERE id ~ '^off_b[0-9]*3$'");
     // rows that no longer hold (an older price seen) and rows missing: the search asks the views

@@ -8,12 +8,9 @@ import io.gpurental.gateway.catalog.workloads.Fit;
 import io.gpurental.gateway.catalog.workloads.Workloads;
 import io.gpurental.gateway.testing.GatewayTest;
 import io.gpurental.gateway.testing.TestGateway;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -22,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -123,20 +119,7 @@ class WorkloadPrefilterTest {
     if (node.sql("SELECT count(*) FROM hosts WHERE id LIKE 'host_b%'").iterator().next().getLong(0) == 24) {
       return;
     }
-    String seed = Files.readAllLines(Path.of("../bench/sql/seed-fleet.sql")).stream()
-        .filter(line -> !line.startsWith("\\") && !line.trim().equalsIgnoreCase("VACUUM ANALYZE;"))
-        .filter(line -> !line.trim().startsWith("--"))
-        .map(line -> line.replace(":hosts", "24")).collect(Collectors.joining("\n"));
-    TestGateway.await(node.gateway().pool().withConnection(connection -> {
-      Future<Void> done = Future.succeededFuture();
-      for (String statement : seed.split(";\\s*\\n")) {
-        if (!statement.isBlank()) {
-          done = done.compose(v -> connection.query(statement).execute().<Void>mapEmpty());
-        }
-      }
-      return done;
-    }));
-    TestGateway.await(node.gateway().jobs().runNow(OfferFigures.REFRESH_JOB));
+    BenchFleet.seed(node, 24);
     node.sql("UPDATE offers SET gpu_counts = '{2,4}' WHERE id ~ '^off_b[0-9]*7$'");
     node.sql("UPDATE offers SET gpu_counts = '{1}' WHERE id ~ '^off_b[0-9]*4$'");
     node.sql("DELETE FROM offer_figures WHERE offer_id IN ('off_b5', 'off_b10', 'off_b19')");

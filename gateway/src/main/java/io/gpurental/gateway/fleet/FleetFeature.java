@@ -3,6 +3,7 @@ package io.gpurental.gateway.fleet;
 import io.gpurental.gateway.auth.HostCredentials;
 import io.gpurental.gateway.config.FleetConfig;
 import io.gpurental.gateway.platform.Feature;
+import io.gpurental.gateway.platform.jobs.JobRun;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -75,8 +76,8 @@ public final class FleetFeature implements Feature {
   }
 
   /** One run of {@link #MARK_OFFLINE}. */
-  public Future<Void> markOffline() {
-    return operatorHosts.markOffline(config.offlineAfter());
+  public Future<Void> markOffline(JobRun run) {
+    return operatorHosts.markOffline(config.offlineAfter(), run);
   }
 
   /** One run of {@link #TELEMETRY_ROLLUP}; every {@link #telemetryRollupEvery()}. */

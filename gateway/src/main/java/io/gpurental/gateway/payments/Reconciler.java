@@ -1,5 +1,6 @@
 package io.gpurental.gateway.payments;
 
+import io.gpurental.gateway.platform.jobs.JobRun;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -60,7 +61,7 @@ final class Reconciler {
    * recorded; the run is recorded (what it did, or the error that ended it) for the operator's
    * reconciliation status.
    */
-  Future<Void> run() {
+  Future<Void> run(JobRun run) {
     Instant started = Instant.now();
     Tally tally = new Tally();
     return refunds.pending()
@@ -68,9 +69,10 @@ final class Reconciler {
           tally.refunds = ids.size();
           return refunds.executeAll(ids);
         })
-        .compose(v -> missedEvents(tally))
-        .compose(v -> fees.recordMissing())
-        .transform(done -> ReconcilerRunRepository.record(pool, started, tally.counts(),
+        .compose(v -> run.stillCurrent()).compose(v -> missedEvents(tally))
+        .compose(v -> run.stillCurrent()).compose(v -> fees.recordMissing())
+        .transform(done -> done.cause() instanceof JobRun.CutByFreeze ? Future.<Void>failedFuture(done.cause())
+            : ReconcilerRunRepository.record(pool, started, tally.counts(),
                 done.failed() ? String.valueOf(done.cause().getMessage()) : null)
             .recover(failure -> {
               LOG.warn("Could not record the reconciliation run: {}", failure.getMessage());

@@ -5,6 +5,7 @@ import io.gpurental.gateway.fleet.Fleet;
 import io.gpurental.gateway.fleet.InstanceEvents;
 import io.gpurental.gateway.fleet.SshAccess;
 import io.gpurental.gateway.payments.Payments;
+import io.gpurental.gateway.platform.jobs.JobRun;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
@@ -53,14 +54,17 @@ final class Scheduler implements InstanceEvents {
   /**
    * One pass: repairs interruptions the fleet's notices missed (never holding back the rest), fails
    * what was down too long and what never became ready (both refunded), ends the windows that are
-   * over, then starts those due (and relaunches the stuck).
+   * over, then starts those due (and relaunches the stuck). Each step begins only while the run is
+   * still this node's ({@link JobRun}); a step skipped is done by the next pass.
    */
-  Future<Void> run() {
+  Future<Void> run(JobRun run) {
     return downtime.reconcileWithFleet().recover(e -> {
       LOG.warn("Interruptions were not compared with the fleet; the next pass retries: {}", e.getMessage());
       return Future.succeededFuture();
-    }).compose(v -> downtime.failOverdue()).compose(v -> ready.failNeverReady())
-        .compose(v -> repository.pool().withTransaction(this::endWindows)).compose(ended -> {
+    }).compose(v -> run.stillCurrent()).compose(v -> downtime.failOverdue())
+        .compose(v -> run.stillCurrent()).compose(v -> ready.failNeverReady())
+        .compose(v -> run.stillCurrent()).compose(v -> repository.pool().withTransaction(this::endWindows))
+        .compose(ended -> {
       ended.windows().forEach(moved -> {
         ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());
         if (moved.from() != ReservationStatus.CONFIRMED) {
@@ -71,14 +75,15 @@ final class Scheduler implements InstanceEvents {
       if (!ended.windows().isEmpty()) {
         CatalogChanges.publish(vertx, "reservations completed");
       }
-      return repository.pool().withTransaction(tx -> ReservationRepository.moveStartedWindows(tx,
+      return run.stillCurrent().compose(v -> repository.pool().withTransaction(tx -> ReservationRepository.moveStartedWindows(tx,
               ReservationStatus.PROVISIONING, "window started; starting the instance on the host")
           .compose(moved -> CreditRepository.setDue(tx, moved.stream().map(ReservationRepository.Moved::id)
-              .toArray(String[]::new)).map(moved)));
+              .toArray(String[]::new)).map(moved))));
     }).compose(started -> {
       started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(),
           ReservationStatus.PROVISIONING.id()));
-      return launch(started.stream().map(ReservationRepository.Moved::id).toArray(String[]::new));
+      return run.stillCurrent().compose(v -> launch(started.stream().map(ReservationRepository.Moved::id)
+          .toArray(String[]::new)));
     });
   }
 

@@ -55,6 +55,19 @@ final class ClusterJobRuns {
     return runs;
   }
 
+  /** The log lines of runs a freeze of their node cut short ({@code JobRun}): they took no step after it. */
+  static long cutByFreeze(GatewayCluster cluster) {
+    long cut = 0;
+    for (GatewayProcess node : cluster.nodes()) {
+      try (var lines = Files.lines(cluster.logDirectory().resolve(node.name() + ".log"))) {
+        cut += lines.filter(line -> line.contains(" spanned a freeze of this node ")).count();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return cut;
+  }
+
   /** Pairs of runs of the same job on two nodes at once. */
   static List<List<Run>> concurrent(List<Run> runs) {
     List<List<Run>> pairs = new ArrayList<>();

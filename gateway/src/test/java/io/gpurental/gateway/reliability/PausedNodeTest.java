@@ -106,10 +106,12 @@ class PausedNodeTest {
     System.out.printf("Scenario 7: %d reservations paid by checkout (%d succeeded payments stored), %d conflicts,"
         + " %d retried sends, %d x 429 to payers, slowest payer answer %d ms; overlapping pairs %d; charged but"
         + " unconfirmed %d, confirmed but unpaid %d; ledger ok %s (%d transactions); status changes recorded twice %d;"
-        + " %d job runs logged (%d on the paused node), %d pairs at once on two nodes %s%n", payers.paid.size(),
+        + " %d job runs logged (%d on the paused node, %d cut short by its freeze), %d pairs at once on two nodes %s%n",
+        payers.paid.size(),
         paidStored, payers.conflicts.get(), payers.retries.get(), payers.limited.get(), payers.slowestMillis.get(),
         overlaps, chargedUnconfirmed, confirmedUnpaid, ledger.getBoolean("ok"), ledger.getInteger("transactions"),
-        twiceEvents, runs.size(), pausedRuns, concurrent.size(), concurrent.stream().limit(3).toList());
+        twiceEvents, runs.size(), pausedRuns, ClusterJobRuns.cutByFreeze(cluster), concurrent.size(),
+        concurrent.stream().limit(3).toList());
     System.out.printf("Scenario 7, rate limit %d writes/min for one token over the nodes in rotation: let through"
         + " per window %s, refused per window %s, overshoot %d, other answers %d, slowest answer %d ms%n",
         WRITES_PER_MINUTE, probe.accepted().values(), probe.refused().values(), overshoot, probe.other.get(),

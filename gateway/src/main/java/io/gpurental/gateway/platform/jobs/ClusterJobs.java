@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +52,14 @@ public final class ClusterJobs {
    * @param locks the jobs' cluster-wide locks
    */
   public ClusterJobs(Vertx vertx, MeterRegistry metrics, Supplier<List<String>> members, JobLocks locks) {
+    this(vertx, metrics, members, locks, System::nanoTime);
+  }
+
+  /** @param clock a monotonic clock in nanoseconds, the one a freeze is noticed on */
+  ClusterJobs(Vertx vertx, MeterRegistry metrics, Supplier<List<String>> members, JobLocks locks, LongSupplier clock) {
     this.vertx = vertx;
     this.metrics = metrics;
-    this.freezeGuard = new FreezeGuard(members, System::nanoTime);
+    this.freezeGuard = new FreezeGuard(members, clock);
     this.locks = locks;
   }
 
@@ -67,10 +74,18 @@ public final class ClusterJobs {
   }
 
   /** A job's work and its meters. */
-  private record Job(String name, Supplier<Future<?>> work, Counter runs, Counter failures, Timer duration) {}
+  private record Job(String name, Function<JobRun, Future<?>> work, Counter runs, Counter failures, Timer duration) {}
 
   /** Runs {@code work} every {@code period} on one node of the cluster. */
-  public synchronized void schedule(String name, Duration period, Supplier<Future<?>> work) {
+  public void schedule(String name, Duration period, Supplier<Future<?>> work) {
+    schedule(name, period, run -> work.get());
+  }
+
+  /**
+   * Runs {@code work} every {@code period} on one node of the cluster; work made of several steps
+   * asks its {@link JobRun} before each step whether the run is still this node's.
+   */
+  public synchronized void schedule(String name, Duration period, Function<JobRun, Future<?>> work) {
     if (jobs.putIfAbsent(name, job(name, work)) != null) {
       throw new IllegalStateException("job '" + name + "' is scheduled already");
     }
@@ -80,7 +95,7 @@ public final class ClusterJobs {
     }
   }
 
-  private Job job(String name, Supplier<Future<?>> work) {
+  private Job job(String name, Function<JobRun, Future<?>> work) {
     return new Job(name, work,
         Counter.builder("gateway.job.runs").description("Runs of a cluster job on this node").tag("job", name)
             .register(metrics),
@@ -112,19 +127,20 @@ public final class ClusterJobs {
       return Future.succeededFuture();
     }
     String lock = LOCK_PREFIX + name;
+    JobRun run = new JobRun(freezeGuard);
     return locks.tryLock(lock).recover(unavailable -> Future.succeededFuture(false)).compose(taken -> {
       if (!taken) {
         LOG.debug("Job {} skipped: another node is running it", name);
         return Future.<Void>succeededFuture();
       }
       // the lock is free again before the next tick may ask for it
-      return run(job).transform(done -> locks.unlock(lock).transform(unlocked -> done.succeeded()
+      return (run.cutByFreeze() ? Future.<Void>succeededFuture() : run(job, run)).transform(done -> locks.unlock(lock).transform(unlocked -> done.succeeded()
           ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(done.cause())));
     }).onComplete(done -> inFlight.remove(name));
   }
 
-  private Future<Void> run(Job job) {
-    return timed(job).transform(done -> record(job.name(), done.failed() ? done.cause() : null)
+  private Future<Void> run(Job job, JobRun run) {
+    return timed(job, run).transform(done -> run.cutByFreeze() ? Future.<Void>succeededFuture() : record(job.name(), done.failed() ? done.cause() : null)
         .transform(recorded -> {
           if (recorded.failed()) {
             LOG.warn("Job {}: its outcome could not be recorded: {}", job.name(), recorded.cause().getMessage());
@@ -141,18 +157,27 @@ public final class ClusterJobs {
     return failure == null ? repository.succeeded(name) : repository.failed(name, String.valueOf(failure.getMessage()));
   }
 
-  private static Future<Void> timed(Job job) {
+  private static Future<Void> timed(Job job, JobRun run) {
     long started = System.nanoTime();
     job.runs().increment();
     // a job that throws instead of returning a failed future fails its run the same way
-    return Future.succeededFuture().compose(v -> job.work().get())
-        .onComplete(done -> job.duration().record(System.nanoTime() - started, TimeUnit.NANOSECONDS))
-        .onSuccess(v -> LOG.debug("Job {} done in {} ms", job.name(), (System.nanoTime() - started) / 1_000_000))
-        .onFailure(e -> {
-          job.failures().increment();
-          LOG.warn("Job {} failed; its next tick retries: {}", job.name(), e.getMessage());
-        })
-        .mapEmpty();
+    return Future.succeededFuture().compose(v -> job.work().apply(run)).transform(done -> {
+      long nanos = System.nanoTime() - started;
+      job.duration().record(nanos, TimeUnit.NANOSECONDS);
+      if (run.cutByFreeze()) {
+        // neither done nor failed: the lock was lost in the freeze, and the node holding it now runs the job
+        LOG.warn("Job {} spanned a freeze of this node ({} ms in all): the steps it had not begun were skipped",
+            job.name(), nanos / 1_000_000);
+        return Future.<Void>succeededFuture();
+      }
+      if (done.succeeded()) {
+        LOG.debug("Job {} done in {} ms", job.name(), nanos / 1_000_000);
+        return Future.<Void>succeededFuture();
+      }
+      job.failures().increment();
+      LOG.warn("Job {} failed; its next tick retries: {}", job.name(), done.cause().getMessage());
+      return Future.<Void>failedFuture(done.cause());
+    });
   }
 
   /** Stops the ticks of every job (a run in progress finishes). */

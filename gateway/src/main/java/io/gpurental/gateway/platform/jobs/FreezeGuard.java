@@ -39,6 +39,8 @@ final class FreezeGuard {
   private int membersBefore;
   /** When the hold ends at the latest; 0: not holding. */
   private long holdUntilNanos;
+  /** How many freezes this node noticed: a run that began under another count was cut by one. */
+  private long freezes;
 
   /**
    * @param members the ids of the cluster members this node sees now
@@ -84,6 +86,12 @@ final class FreezeGuard {
     return holdUntilNanos == 0;
   }
 
+  /** How many freezes this node has noticed so far, this instant included. */
+  synchronized long freezes() {
+    noticeFreeze(clock.getAsLong());
+    return freezes;
+  }
+
   private void noticeFreeze(long now) {
     long gap = now - lastCheckNanos;
     // a node that was alone has no one to run its jobs twice with; a new freeze during a hold renews it
@@ -91,6 +99,7 @@ final class FreezeGuard {
       return;
     }
     holdUntilNanos = now + HOLD_AT_MOST.toNanos();
+    freezes++;
     viewSinceNanos = now; // the view from before the freeze is not trusted
     lastCheckNanos = now;
     LOG.warn("This node was frozen for {} s (a paused VM or process, a stalled host?): its cluster jobs wait until"

@@ -1,13 +1,11 @@
 package io.gpurental.gateway.platform.jobs;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.Lock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The cluster-wide lock of each job: taken without waiting, and given back before the node asks
@@ -24,23 +22,9 @@ public interface JobLocks {
   /** Completes once the lock is free again. */
   Future<Void> unlock(String name);
 
-  /** Locks in a Hazelcast map, each taken and freed on a worker thread (Hazelcast calls block). */
+  /** Locks in a Hazelcast map, each checked against its owner when freed ({@link HazelcastJobLocks}). */
   static JobLocks hazelcast(Vertx vertx, HazelcastInstance hazelcast) {
-    IMap<String, Boolean> locks = hazelcast.getMap("gateway.job-locks");
-    return new JobLocks() {
-      @Override
-      public Future<Boolean> tryLock(String name) {
-        return vertx.executeBlocking(() -> locks.tryLock(name, 10, TimeUnit.MILLISECONDS), false);
-      }
-
-      @Override
-      public Future<Void> unlock(String name) {
-        return vertx.executeBlocking(() -> {
-          locks.forceUnlock(name); // taken on another worker thread: no owner check
-          return null;
-        }, false);
-      }
-    };
+    return new HazelcastJobLocks(vertx, hazelcast);
   }
 
   /** Vert.x's shared-data locks: for a node without a cluster, and tests. */

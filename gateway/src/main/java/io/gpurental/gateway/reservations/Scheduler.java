@@ -64,27 +64,34 @@ final class Scheduler implements InstanceEvents {
     }).compose(v -> run.stillCurrent()).compose(v -> downtime.failOverdue())
         .compose(v -> run.stillCurrent()).compose(v -> ready.failNeverReady())
         .compose(v -> run.stillCurrent()).compose(v -> repository.pool().withTransaction(this::endWindows))
-        .compose(ended -> {
-      ended.windows().forEach(moved -> {
-        ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());
-        if (moved.from() != ReservationStatus.CONFIRMED) {
-          launcher.stop(moved.id());
-        }
-      });
-      ended.openCheckouts().forEach(payments::expire);
-      if (!ended.windows().isEmpty()) {
-        CatalogChanges.publish(vertx, "reservations completed");
+        .onSuccess(this::announceEnded)
+        .compose(v -> run.stillCurrent()).compose(v -> repository.pool().withTransaction(Scheduler::startWindows))
+        .onSuccess(started -> started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(),
+            moved.accountId(), ReservationStatus.PROVISIONING.id())))
+        .compose(started -> run.stillCurrent().compose(v -> launch(started.stream()
+            .map(ReservationRepository.Moved::id).toArray(String[]::new))));
+  }
+
+  /** Tells the renters, stops the instances and closes the extensions' checkouts of windows just ended. */
+  private void announceEnded(Ended ended) {
+    ended.windows().forEach(moved -> {
+      ReservationEvents.publish(vertx, moved.id(), moved.accountId(), ReservationStatus.COMPLETED.id());
+      if (moved.from() != ReservationStatus.CONFIRMED) {
+        launcher.stop(moved.id());
       }
-      return run.stillCurrent().compose(v -> repository.pool().withTransaction(tx -> ReservationRepository.moveStartedWindows(tx,
-              ReservationStatus.PROVISIONING, "window started; starting the instance on the host")
-          .compose(moved -> CreditRepository.setDue(tx, moved.stream().map(ReservationRepository.Moved::id)
-              .toArray(String[]::new)).map(moved))));
-    }).compose(started -> {
-      started.forEach(moved -> ReservationEvents.publish(vertx, moved.id(), moved.accountId(),
-          ReservationStatus.PROVISIONING.id()));
-      return run.stillCurrent().compose(v -> launch(started.stream().map(ReservationRepository.Moved::id)
-          .toArray(String[]::new)));
     });
+    ended.openCheckouts().forEach(payments::expire);
+    if (!ended.windows().isEmpty()) {
+      CatalogChanges.publish(vertx, "reservations completed");
+    }
+  }
+
+  /** Windows whose start has come go to provisioning, their credits due. */
+  private static Future<List<ReservationRepository.Moved>> startWindows(SqlConnection tx) {
+    return ReservationRepository.moveStartedWindows(tx, ReservationStatus.PROVISIONING,
+            "window started; starting the instance on the host")
+        .compose(moved -> CreditRepository.setDue(tx, moved.stream().map(ReservationRepository.Moved::id)
+            .toArray(String[]::new)).map(moved));
   }
 
   private record Ended(List<ReservationRepository.Moved> windows, List<String> openCheckouts) {}

@@ -144,8 +144,11 @@ public final class Sessions {
    * Stores the session now; completes once the store has it. Vert.x stores a changed session
    * when the response headers are written, without waiting for the store: a browser that follows
    * a redirect at once can arrive before the write and read the session's previous version (a
-   * sign-in's state missing: state_mismatch). Responses whose next request depends on the
-   * session (sign-in redirects) wait for this first; logout deletes the session outright.
+   * sign-in's state missing: state_mismatch). A write still in flight can also land after the
+   * browser's next requests stored theirs and undo them, even when it only renews the session:
+   * the clustered store checks the version and writes in two steps. Responses the browser answers
+   * with a request that uses the session (sign-in redirects, the OAuth consent page) wait for this
+   * first; logout deletes the session outright.
    */
   public Future<Void> store(RoutingContext ctx) {
     return ctx.session() == null ? Future.succeededFuture() : handler.flush(ctx, true);

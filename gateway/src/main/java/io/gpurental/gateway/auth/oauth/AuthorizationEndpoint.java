@@ -142,13 +142,22 @@ final class AuthorizationEndpoint {
     defaultBudget.apply(account.get()).onSuccess(prefill -> askWith(ctx, requestId, pending, prefill)).onFailure(ctx::fail);
   }
 
+  /**
+   * Answers with the consent page once the session is stored. Vert.x writes the session this
+   * request read (unchanged, to renew its idle timeout) when the page goes out, without waiting;
+   * left in flight, that copy can land after the decision and the next authorization have stored
+   * theirs and undo them (the clustered store checks the version and writes in two steps), so the
+   * next consent page finds its request gone.
+   */
   private void askWith(RoutingContext ctx, String requestId, JsonObject pending, Optional<TokenBudget> prefill) {
-    ctx.response().putHeader("Content-Type", "text/html; charset=utf-8").putHeader("Cache-Control", "no-store")
+    String page = ConsentPage.render(requestId, pending, Sessions.csrfToken(ctx).orElseThrow(), currency, prefill);
+    sessions.store(ctx).onSuccess(v -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
+        .putHeader("Cache-Control", "no-store")
         // form-action covers the redirect that answers the form: the client's redirect URI
         .putHeader("X-Frame-Options", "DENY").putHeader("Content-Security-Policy",
             "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' " + originOf(pending.getString("redirect_uri"))
                 + "; frame-ancestors 'none'")
-        .end(ConsentPage.render(requestId, pending, Sessions.csrfToken(ctx).orElseThrow(), currency, prefill));
+        .end(page)).onFailure(ctx::fail);
   }
 
   private void decide(RoutingContext ctx) {

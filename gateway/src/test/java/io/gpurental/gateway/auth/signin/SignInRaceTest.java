@@ -11,17 +11,12 @@ import io.gpurental.gateway.auth.Sessions;
 import io.gpurental.gateway.config.RateLimitConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
 import io.gpurental.gateway.testing.FreePorts;
+import io.gpurental.gateway.testing.SlowSessionStore;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.prng.VertxContextPRNG;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.Session;
-import io.vertx.ext.web.sstore.SessionStore;
-import io.vertx.ext.web.sstore.impl.SharedDataSessionImpl;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,7 +25,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,7 +44,7 @@ class SignInRaceTest {
   static void start() {
     vertx = Vertx.vertx();
     hazelcast = Hazelcast.newHazelcastInstance(aloneMember());
-    Sessions sessions = new Sessions(vertx, new SlowStore(vertx), false, Duration.ofHours(1), Duration.ofHours(12));
+    Sessions sessions = new Sessions(vertx, new SlowSessionStore(vertx, Duration.ofMillis(STORE_DELAY_MS)), false, Duration.ofHours(1), Duration.ofHours(12));
     Router router = Router.router(vertx);
     new SignInRoutes(Map.of("fake", new FakeProvider()), sessions, null, new Csrf(URI.create("http://127.0.0.1")),
         new RateLimiter(vertx, hazelcast), new RateLimitConfig(1000, 1000, 1000, 1000), URI.create("http://127.0.0.1"))
@@ -111,81 +105,5 @@ class SignInRaceTest {
     public Future<ExternalIdentity> identify(String code, AuthorizationRequest request) {
       return Future.failedFuture("not reached");
     }
-  }
-
-  /**
-   * A store like the clustered one (reads return copies; a session not found yet is retried for
-   * a while) whose writes land only after a delay.
-   */
-  private static final class SlowStore implements SessionStore {
-    private final Vertx vertx;
-    private final Map<String, Buffer> stored = new ConcurrentHashMap<>();
-
-    SlowStore(Vertx vertx) {
-      this.vertx = vertx;
-    }
-
-    @Override
-    public SessionStore init(Vertx vertx, JsonObject options) {
-      return this;
-    }
-
-    @Override
-    public long retryTimeout() {
-      return 5_000;
-    }
-
-    @Override
-    public Session createSession(long timeout) {
-      return createSession(timeout, 32);
-    }
-
-    @Override
-    public Session createSession(long timeout, int length) {
-      return new SharedDataSessionImpl(VertxContextPRNG.current(vertx), timeout, length);
-    }
-
-    @Override
-    public Future<Session> get(String id) {
-      Buffer bytes = stored.get(id);
-      if (bytes == null) {
-        return Future.succeededFuture();
-      }
-      SharedDataSessionImpl copy = new SharedDataSessionImpl(VertxContextPRNG.current(vertx));
-      copy.readFromBuffer(0, bytes);
-      return Future.succeededFuture(copy);
-    }
-
-    @Override
-    public Future<Void> delete(String id) {
-      return vertx.timer(STORE_DELAY_MS).map(t -> {
-        stored.remove(id);
-        return null;
-      });
-    }
-
-    @Override
-    public Future<Void> put(Session session) {
-      Buffer bytes = Buffer.buffer();
-      ((SharedDataSessionImpl) session).writeToBuffer(bytes);
-      return vertx.timer(STORE_DELAY_MS).map(t -> {
-        stored.put(session.id(), bytes);
-        return null;
-      });
-    }
-
-    @Override
-    public Future<Void> clear() {
-      stored.clear();
-      return Future.succeededFuture();
-    }
-
-    @Override
-    public Future<Integer> size() {
-      return Future.succeededFuture(stored.size());
-    }
-
-    @Override
-    public void close() {}
   }
 }

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * heartbeat at the interval the gateway gives, the desired-state long poll (answered at once on a
  * change, else after {@link #WAIT_SECONDS}), a reconcile pass after each answer that reports the
  * desired instance running (again on every pass, as the real agent re-sends it), and on a failed
- * call a retry after a backoff of 1 s doubling to 30 s, to the next node when the connection
- * failed. Everything is asynchronous (one HTTP client, a small scheduler): 200 agents cost a few
+ * call a retry after a backoff of 1 s doubling to 30 s (each delay drawn between half the step and
+ * the step), to the next node when the connection failed. Everything is asynchronous (one HTTP client, a small scheduler): 200 agents cost a few
  * threads, not 200, and no agent polls in a loop.
  */
 final class AgentSwarm implements AutoCloseable {
@@ -91,6 +91,11 @@ final class AgentSwarm implements AutoCloseable {
     heartbeat(agent, FIRST_BACKOFF_MS);
   }
 
+  /** A retry's delay as the host agent draws it ({@code Backoff}): between half the step and the whole step. */
+  private static long drawn(long stepMs) {
+    return stepMs / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(stepMs - stepMs / 2 + 1);
+  }
+
   /** One heartbeat; a failed one is retried after {@code backoffMs} (doubling), as the agent's backoff does. */
   private void heartbeat(Agent agent, long backoffMs) {
     if (stopped) {
@@ -112,7 +117,7 @@ final class AgentSwarm implements AutoCloseable {
             agent.moveOn(node);
           }
           if (backoffMs < agent.heartbeatEvery.toMillis()) {
-            timers.schedule(() -> heartbeat(agent, backoffMs * 2), backoffMs, TimeUnit.MILLISECONDS);
+            timers.schedule(() -> heartbeat(agent, backoffMs * 2), drawn(backoffMs), TimeUnit.MILLISECONDS);
           }
         });
   }
@@ -144,7 +149,7 @@ final class AgentSwarm implements AutoCloseable {
             count(unwrap(failure), null);
             agent.moveOn(node);
           }
-          timers.schedule(() -> poll(agent, Math.min(backoffMs * 2, LONGEST_BACKOFF_MS)), backoffMs,
+          timers.schedule(() -> poll(agent, Math.min(backoffMs * 2, LONGEST_BACKOFF_MS)), drawn(backoffMs),
               TimeUnit.MILLISECONDS);
         });
   }

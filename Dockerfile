@@ -32,5 +32,10 @@ VOLUME ["/app/data"]
 EXPOSE 8080 5701
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS http://127.0.0.1:8080/health/ready || exit 1
-# exec form: SIGTERM reaches the JVM, which drains and stops cleanly
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/gpu-rental-gateway.jar"]
+# exec form: SIGTERM reaches the JVM, which drains and stops cleanly.
+# Memory (docs/benchmarks.md, part 10): the heap gets half the container's limit, because the JVM
+# needs ~150-200 MiB besides it (classes, JIT code, threads, buffers): with 75 % a 512 MiB container
+# reached 626 MiB and would be killed. The serial collector is what the JVM picks by itself below
+# 2 GiB or 2 cores, and needs ~40 MiB less than G1; set, so every machine runs the same.
+# Embedded PostgreSQL runs in the same container: size the limit for it too, or set GATEWAY_DB_URL.
+ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/gpu-rental-gateway.jar"]

@@ -7,7 +7,10 @@ import io.gpurental.gateway.platform.jobs.JobRun;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The hardware truth: sites, hosts and their GPUs, host agents (enrolment, credentials,
@@ -95,5 +98,11 @@ public final class FleetFeature implements Feature {
   public void bind(RouterBuilder routes) {
     api.bind(routes);
     ImageJson.bind(routes, images);
+  }
+
+  @Override
+  public Optional<Predicate<RoutingContext>> provenValid(String operationId) {
+    // the hottest route: every host, every heartbeat_interval_seconds
+    return "sendHeartbeat".equals(operationId) ? Optional.of(HeartbeatBody::provenValid) : Optional.empty();
   }
 }

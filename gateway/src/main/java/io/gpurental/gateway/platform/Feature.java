@@ -5,6 +5,7 @@ import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
+import java.util.function.Predicate;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
@@ -24,6 +25,16 @@ public interface Feature {
    * (e.g. an authorization check).
    */
   default Optional<Handler<RoutingContext>> operationGuard(String operationId) {
+    return Optional.empty();
+  }
+
+  /**
+   * A quick check that proves a request of the given operation valid against the contract, for a
+   * hot route where the generic validator costs more than the work: a request it proves valid skips
+   * the validator, any other goes through the validator as before (and gets its answer). It must
+   * accept only what the contract accepts; false means "not proven", never "invalid".
+   */
+  default Optional<Predicate<RoutingContext>> provenValid(String operationId) {
     return Optional.empty();
   }
 

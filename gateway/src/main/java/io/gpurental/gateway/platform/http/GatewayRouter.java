@@ -11,8 +11,12 @@ import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RequestExtractor;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.openapi.validation.RequestValidator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /** Builds a node's public HTTP router: edge handlers, health, the validated API, the web UI. */
 final class GatewayRouter {
@@ -49,6 +53,15 @@ final class GatewayRouter {
     router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
   }
 
+  private static Optional<Predicate<RoutingContext>> provenValid(HttpSetup setup, String operationId) {
+    return setup.features().stream().map(feature -> feature.provenValid(operationId)).flatMap(Optional::stream)
+        .findFirst();
+  }
+
+  private static RequestValidator validator(Vertx vertx, HttpSetup setup) {
+    return RequestValidator.create(vertx, setup.contract().contract());
+  }
+
   private static Router apiRouter(Vertx vertx, HttpSetup setup) {
     // BodyHandler has read the body already; the validator must take it from the context
     RouterBuilder builder = RouterBuilder.create(vertx, setup.contract().contract(), RequestExtractor.withBodyHandler())
@@ -80,6 +93,11 @@ final class GatewayRouter {
       if (route.getHandlers().size() <= guards.getOrDefault(operationId, 0)) {
         throw new IllegalStateException("openapi.yaml operation '" + operationId + "' has no handler");
       }
+      provenValid(setup, operationId).ifPresent(proven -> {
+        // first, where the router's validation handler would be
+        route.setDoValidation(false);
+        route.getHandlers().add(0, new ProvenOrValidated(route.getOperation(), validator(vertx, setup), proven));
+      });
     }
     return builder.createRouter();
   }

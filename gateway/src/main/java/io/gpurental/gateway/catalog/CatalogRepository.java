@@ -27,8 +27,9 @@ public final class CatalogRepository {
    * against them in one pass and hash-joined with the offers that pass the filters. A search takes
    * model, VRAM, price and uptime from the offer's precomputed row ({@code offer_figures}, kept by
    * {@link OfferFigures}) while the row holds, and asks the views ({@code offer_prices_view},
-   * {@code host_uptime_view}) for the offers whose row does not; one offer asked for by id (offer
-   * page, quote) always reads the views. The GPUs counted now decide model and VRAM in the end.
+   * {@code host_uptime_view}) for the offers whose row does not. The GPUs counted now decide model
+   * and VRAM in the end. One offer by id (offer page, quote) is {@link #OFFER}, which always reads the
+   * views; the gateway no longer sets $9 here (bench/sql/measure-catalog.py still compares with it).
    */
   private static final String OFFERS = """
       -- the GPUs booked in the window, read once, through V24's index on the booked periods (the

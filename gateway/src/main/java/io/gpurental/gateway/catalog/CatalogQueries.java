@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
@@ -218,7 +219,13 @@ public final class CatalogQueries {
     Window window = Window.parse(param(query, "start"), intParam(query, "hours"), pricing.maxHours(), "#/");
     Instant timelineStart = Instant.now().truncatedTo(ChronoUnit.HOURS);
     Optional<Workloads.Workload> workload = WorkloadSearch.from(query);
-    return terms.get().compose(current -> repository.offer(offerId, window.startUtc(), window.endUtc()).compose(found -> {
+    // the offer, its timeline and its price history depend only on the offer's id: asked for at
+    // once (each on a connection of its own), not one after the other
+    Future<Optional<OfferRow>> offerRow = repository.offer(offerId, window.startUtc(), window.endUtc());
+    Future<List<Integer>> timeline = repository.freeByHour(offerId, timelineStart.atOffset(ZoneOffset.UTC),
+        TIMELINE_HOURS);
+    Future<JsonArray> priceHistory = repository.priceHistory(offerId);
+    return terms.get().compose(current -> offerRow.compose(found -> {
       OfferRow row = found.orElseThrow(() -> new NotFound("No offer " + offerId + "."));
       PriceCalculator calculator = new PriceCalculator(current);
       // reached from a workload search: priced at the count that holds it, with its fit
@@ -227,12 +234,13 @@ public final class CatalogQueries {
       JsonObject offer = OfferJson.of(row, window, priced.gpuCount(), priced.price(), 1, Integer.MAX_VALUE);
       workload.ifPresent(w -> offer.put("fit", WorkloadJson.fit(priced.fit(), w.need(),
           priced.fit() == null ? Fit.unmet(w.need(), List.of(WorkloadSearch.hardware(row))) : null)));
-      return withReadyTimes(new JsonArray().add(offer)).compose(v -> repository.freeByHour(offerId, timelineStart.atOffset(java.time.ZoneOffset.UTC), TIMELINE_HOURS)
-          .map(free -> offer.put("availability", new JsonObject()
+      return Future.all(withReadyTimes(new JsonArray().add(offer)), timeline, priceHistory).map(v -> offer
+          .put("availability", new JsonObject()
               .put("start", timelineStart.toString())
               .put("step_minutes", 60)
-              .put("free", new JsonArray("active".equals(row.hostStatus()) ? free : free.stream().map(f -> 0).toList()))))
-          .compose(withTimeline -> repository.priceHistory(offerId).map(history -> withTimeline.put("price_history", history))));
+              .put("free", new JsonArray("active".equals(row.hostStatus()) ? timeline.result()
+                  : timeline.result().stream().map(f -> 0).toList())))
+          .put("price_history", priceHistory.result()));
     }));
   }
 
@@ -242,7 +250,11 @@ public final class CatalogQueries {
    */
   private Future<JsonArray> withReadyTimes(JsonArray offers) {
     String[] hosts = offers.stream().map(offer -> ((JsonObject) offer).getString("host_id")).toArray(String[]::new);
-    return readyTimes.perHost(hosts).compose(figures -> readyTimes.perTemplate(hosts).map(perTemplate -> {
+    Future<Map<String, ReadyTimeRepository.TimeToReady>> perHost = readyTimes.perHost(hosts);
+    Future<Map<String, Map<String, ReadyTimeRepository.TemplateReady>>> perTemplates = readyTimes.perTemplate(hosts);
+    return Future.all(perHost, perTemplates).map(both -> {
+      Map<String, ReadyTimeRepository.TimeToReady> figures = perHost.result();
+      Map<String, Map<String, ReadyTimeRepository.TemplateReady>> perTemplate = perTemplates.result();
       offers.forEach(o -> {
         JsonObject offer = (JsonObject) o;
         String host = offer.getString("host_id");
@@ -256,7 +268,7 @@ public final class CatalogQueries {
         }
       });
       return offers;
-    }));
+    });
   }
 
   /** An offer priced for the window at the GPU count the listing shows; {@code fit} only in a workload search. */

@@ -27,8 +27,9 @@ public final class CatalogRepository {
    * against them in one pass and hash-joined with the offers that pass the filters. A search takes
    * model, VRAM, price and uptime from the offer's precomputed row ({@code offer_figures}, kept by
    * {@link OfferFigures}) while the row holds, and asks the views ({@code offer_prices_view},
-   * {@code host_uptime_view}) for the offers whose row does not; one offer asked for by id (offer
-   * page, quote) always reads the views. The GPUs counted now decide model and VRAM in the end.
+   * {@code host_uptime_view}) for the offers whose row does not. The GPUs counted now decide model
+   * and VRAM in the end. One offer by id (offer page, quote) is {@link #OFFER}, which always reads the
+   * views; the gateway no longer sets $9 here (bench/sql/measure-catalog.py still compares with it).
    */
   private static final String OFFERS = """
       -- the GPUs booked in the window, read once, through V24's index on the booked periods (the
@@ -136,41 +137,60 @@ public final class CatalogRepository {
       LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
                          WHERE host_id = l.host_id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true""";
   /**
-   * Free GPUs of the offer's host for each hour: one range join of the hours with the bookings of
-   * the host's healthy GPUs that overlap the whole span (read once, through the exclusion
-   * constraint's index), and
-   * the span's maintenance windows. Parameters: $1 offer id, $2 start, $3 hours.
+   * Free GPUs of the offer's host for each hour: the bookings of the host's healthy GPUs that
+   * overlap the span (read once, through V30's btree (gpu_id, upper, lower)), each spread over the
+   * hours it overlaps (hour n is [$2 + n h, $2 + (n + 1) h): from the hour its start falls in to the
+   * hour before the one its end reaches), counted per hour; and the span's maintenance windows.
+   * One join of the bookings with their hours: ~1,400 rows for a host's 14 days, where testing
+   * every hour against every booking took ~19,000 range comparisons (docs/benchmarks.md, part 9).
+   * Parameters: $1 offer id, $2 start, $3 hours.
    */
   private static final String TIMELINE = """
       WITH offer AS (SELECT host_id FROM offers WHERE id = $1),
-      span AS (SELECT tstzrange($2::timestamptz, $2::timestamptz + $3::integer * interval '1 hour') AS r),
       healthy AS (SELECT g.id FROM fleet_gpus_view g JOIN offer ON g.host_id = offer.host_id
                   WHERE g.health = 'healthy'),
-      booked AS (SELECT b.gpu_id, b.period FROM booked_gpus_view b, span
-                 WHERE b.gpu_id IN (SELECT id FROM healthy) AND b.period && span.r),
-      blocked AS (SELECT w.blocked FROM maintenance_windows_view w, offer, span
-                  WHERE w.host_id = offer.host_id AND w.blocked && span.r),
+      busy AS (SELECT n, count(DISTINCT b.gpu_id) AS gpus
+               FROM booked_gpus_view b,
+                    generate_series(greatest(0, floor(extract(epoch FROM lower(b.period) - $2::timestamptz) / 3600) :: integer),
+                                    least($3::integer - 1,
+                                          ceil(extract(epoch FROM upper(b.period) - $2::timestamptz) / 3600) :: integer - 1)) AS n
+               WHERE b.gpu_id IN (SELECT id FROM healthy)
+                 AND upper(b.period) > $2::timestamptz AND lower(b.period) < $2::timestamptz + $3::integer * interval '1 hour'
+               GROUP BY n),
+      blocked AS (SELECT w.blocked FROM maintenance_windows_view w, offer
+                  WHERE w.host_id = offer.host_id
+                    AND w.blocked && tstzrange($2::timestamptz, $2::timestamptz + $3::integer * interval '1 hour')),
       hours AS (SELECT n, tstzrange($2::timestamptz + n * interval '1 hour',
                                     $2::timestamptz + (n + 1) * interval '1 hour') AS slot
                 FROM offer CROSS JOIN generate_series(0, $3::integer - 1) AS n)
       SELECT h.n, (CASE WHEN EXISTS (SELECT 1 FROM blocked WHERE blocked.blocked && h.slot)
                         THEN 0 -- planned maintenance: nothing is free
-                        ELSE (SELECT count(*) FROM healthy) - count(DISTINCT b.gpu_id) END) :: integer AS free
-      FROM hours h LEFT JOIN booked b ON b.period && h.slot
-      GROUP BY h.n, h.slot ORDER BY h.n""";
+                        ELSE (SELECT count(*) FROM healthy) - coalesce(busy.gpus, 0) END) :: integer AS free
+      FROM hours h LEFT JOIN busy ON busy.n = h.n
+      ORDER BY h.n""";
   /**
    * The offer's own prices, or (when it has none yet) its model-and-site defaults, oldest first;
-   * only those already in effect: a scheduled price is not shown to renters before its time.
+   * only those already in effect: a scheduled price is not shown to renters before its time. The
+   * offer's host is read first, alone (as one join over the fleet's hosts view it hashed every host).
    */
   private static final String PRICE_HISTORY = """
-      WITH offer AS (SELECT o.id, h.site_id, h.gpu_model AS model
-                     FROM offers o JOIN fleet_hosts_view h ON h.id = o.host_id WHERE o.id = $1)
-      SELECT p.amount_per_gpu_hour, p.currency, p.effective_from FROM prices p, offer
-      WHERE p.effective_from <= now()
-        AND (p.offer_id = offer.id
-             OR (NOT EXISTS (SELECT 1 FROM prices own WHERE own.offer_id = offer.id AND own.effective_from <= now())
-                 AND p.offer_id IS NULL AND p.gpu_model = offer.model AND p.site_id = offer.site_id))
-      ORDER BY p.effective_from""";
+      WITH offer AS MATERIALIZED (SELECT o.id, h.site_id, h.gpu_model AS model
+                                  FROM offers o JOIN fleet_hosts_view h ON h.id = o.host_id WHERE o.id = $1),
+      own AS MATERIALIZED (SELECT p.amount_per_gpu_hour, p.currency, p.effective_from
+                           FROM prices p JOIN offer ON p.offer_id = offer.id WHERE p.effective_from <= now())
+      SELECT amount_per_gpu_hour, currency, effective_from FROM own
+      UNION ALL
+      SELECT p.amount_per_gpu_hour, p.currency, p.effective_from FROM prices p JOIN offer
+        ON p.offer_id IS NULL AND p.gpu_model = offer.model AND p.site_id = offer.site_id
+      WHERE p.effective_from <= now() AND NOT EXISTS (SELECT 1 FROM own)
+      ORDER BY effective_from""";
+  /**
+   * One offer by id (offer page, quote): the search's row for it, from V33's {@code catalog_offer},
+   * which reads the same views for that one offer with a plan made once per connection (the pool
+   * plans every other statement afresh, and this one's views made planning cost more than running it).
+   * Parameters: $1 offer id, $2 start, $3 end.
+   */
+  private static final String OFFER = "SELECT * FROM catalog_offer($1, $2, $3)";
   private static final String GPU_MODELS = """
       SELECT name, vram_gb, architecture, hyperscaler_price_minor, hyperscaler_source,
              specialized_price_minor, specialized_source, reference_currency, reference_as_of
@@ -205,8 +225,8 @@ public final class CatalogRepository {
   }
 
   public Future<Optional<OfferRow>> offer(String offerId, OffsetDateTime start, OffsetDateTime end) {
-    return query(Tuple.from(new Object[] {start, end, null, null, null, null, null, null, offerId, null, null}))
-        .map(rows -> rows.stream().findFirst());
+    return pool.preparedQuery(OFFER).execute(Tuple.of(offerId, start, end))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(OfferRow.from(rows.iterator().next())));
   }
 
   /** Free GPUs of the offer's host for each of {@code hours} hours from {@code start}. */

@@ -49,13 +49,17 @@ public final class QuotesApi {
    * are free for the whole window.
    */
   public Future<Quote> quote(String offerId, int gpuCount, Window window, String pointer) {
-    return quote(offerId, gpuCount, window, Optional.empty(), pointer);
+    return quote(offerId, gpuCount, window, offers.apply(offerId, window), Optional.empty(), pointer);
   }
 
   /** The same, for an instance of {@code image} publishing {@code ports} (both may be null: the default). */
   public Future<Quote> quote(String offerId, int gpuCount, Window window, String image, List<Integer> ports,
       String pointer) {
-    return images.choose(image, ports, pointer).compose(chosen -> quote(offerId, gpuCount, window, chosen, pointer));
+    Future<Optional<Quote.Image>> chosen = images.choose(image, ports, pointer);
+    // the offer is read while the image is chosen (two reads at once, not one after the other);
+    // a wrong image still answers first, as it did
+    Future<Optional<QuotableOffer>> offer = offers.apply(offerId, window);
+    return chosen.compose(c -> quote(offerId, gpuCount, window, offer, c, pointer));
   }
 
   /**
@@ -86,9 +90,9 @@ public final class QuotesApi {
     return ports == null ? null : ports.stream().map(p -> p instanceof Number n ? n.intValue() : null).toList();
   }
 
-  private Future<Quote> quote(String offerId, int gpuCount, Window window, Optional<Quote.Image> image,
-      String pointer) {
-    return offers.apply(offerId, window).compose(found -> {
+  private Future<Quote> quote(String offerId, int gpuCount, Window window, Future<Optional<QuotableOffer>> read,
+      Optional<Quote.Image> image, String pointer) {
+    return read.compose(found -> {
       QuotableOffer offer = found.orElseThrow(() -> new Invalid("No offer " + offerId + ".",
           List.of(new Invalid.FieldError(pointer + "offer_id", "unknown offer"))));
       if (!offer.gpuCounts().contains(gpuCount)) {

@@ -200,6 +200,33 @@ class CatalogSearchTest {
   }
 
   @Test
+  void aGpuBookedForAnyPartOfAnHourIsNotFreeInThatHour() {
+    Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    // GPU 0 from before the strip to 1:20, again 5:30-7:00; both GPUs 9:10-9:50
+    List<Instant[]> gpu0 = List.of(new Instant[] {hour.minus(2, ChronoUnit.HOURS), hour.plus(80, ChronoUnit.MINUTES)},
+        new Instant[] {hour.plus(330, ChronoUnit.MINUTES), hour.plus(7, ChronoUnit.HOURS)});
+    Instant[] both = {hour.plus(550, ChronoUnit.MINUTES), hour.plus(590, ChronoUnit.MINUTES)};
+    gpu0.forEach(b -> book("host_osl_5090_01", 1, b[0], b[1]));
+    book("host_osl_5090_01", 2, both[0], both[1]);
+    JsonObject availability = get("/api/v1/offers/off_osl_5090_01").getJsonObject("availability");
+    Instant start = Instant.parse(availability.getString("start"));
+    List<Integer> expected = new ArrayList<>();
+    for (int h = 0; h < 14 * 24; h++) {
+      Instant from = start.plus(h, ChronoUnit.HOURS);
+      Instant to = from.plus(1, ChronoUnit.HOURS);
+      boolean first = gpu0.stream().anyMatch(b -> b[0].isBefore(to) && b[1].isAfter(from))
+          || both[0].isBefore(to) && both[1].isAfter(from);
+      boolean second = both[0].isBefore(to) && both[1].isAfter(from);
+      expected.add(2 - (first ? 1 : 0) - (second ? 1 : 0));
+    }
+    assertEquals(expected, availability.getJsonArray("free").getList());
+    // the hours the strip shows from the hour it starts (the hour may have turned since the bookings)
+    if (start.equals(hour)) {
+      assertEquals(List.of(1, 1, 2, 2, 2, 1, 1, 2, 2, 0, 2), expected.subList(0, 11));
+    }
+  }
+
+  @Test
   void gpuModelsCarryReferencePrices() {
     JsonArray models = get("/api/v1/gpu-models").getJsonArray("data");
     assertEquals(6, models.size());

@@ -58,10 +58,6 @@ final class GatewayRouter {
         .findFirst();
   }
 
-  private static RequestValidator validator(Vertx vertx, HttpSetup setup) {
-    return RequestValidator.create(vertx, setup.contract().contract());
-  }
-
   private static Router apiRouter(Vertx vertx, HttpSetup setup) {
     // BodyHandler has read the body already; the validator must take it from the context
     RouterBuilder builder = RouterBuilder.create(vertx, setup.contract().contract(), RequestExtractor.withBodyHandler())
@@ -86,6 +82,7 @@ final class GatewayRouter {
     for (Feature feature : setup.features()) {
       feature.bind(builder);
     }
+    RequestValidator validator = new ContractValidator(vertx, setup.contract().contract());
     for (OpenAPIRoute route : builder.getRoutes()) {
       // security is enforced by the features' guards and root handlers, not by Vert.x's chains
       route.setDoSecurity(false);
@@ -93,11 +90,10 @@ final class GatewayRouter {
       if (route.getHandlers().size() <= guards.getOrDefault(operationId, 0)) {
         throw new IllegalStateException("openapi.yaml operation '" + operationId + "' has no handler");
       }
-      provenValid(setup, operationId).ifPresent(proven -> {
-        // first, where the router's validation handler would be
-        route.setDoValidation(false);
-        route.getHandlers().add(0, new ProvenOrValidated(route.getOperation(), validator(vertx, setup), proven));
-      });
+      // first, where the router's validation handler would be
+      route.setDoValidation(false);
+      route.getHandlers().add(0, new ProvenOrValidated(route.getOperation(), validator,
+          provenValid(setup, operationId).orElse(ctx -> false)));
     }
     return builder.createRouter();
   }

@@ -10,9 +10,10 @@ import io.vertx.openapi.validation.ValidatorException;
 import java.util.function.Predicate;
 
 /**
- * Takes the place of the router's request validation on one route: a request the feature's quick
- * check proves valid goes straight on; any other is validated exactly as the router's own handler
- * does it (same validator, same 400), so a client sees no difference but the cost.
+ * Takes the place of the router's request validation on every route, with {@link ContractValidator}:
+ * a request a feature's quick check proves valid goes straight on; any other is validated as the
+ * router's own handler does it (the same checks, the same 400), so a client sees no difference but
+ * the cost.
  */
 final class ProvenOrValidated implements Handler<RoutingContext> {
   /** Where the router's validation handler leaves the validated request. */

@@ -35,10 +35,13 @@ final class OfferPages {
     return "price".equals(sort) || "vram".equals(sort) || "price_per_vram_gb".equals(sort);
   }
 
-  private static final String HEAD = """
+  private static final String LATEST = """
       WITH latest AS MATERIALIZED (
         SELECT (SELECT max(id) FROM prices) AS price_id,
                (SELECT max(effective_from) FROM prices WHERE effective_from <= now()) AS effective_from)
+      """;
+  /** The page's columns, per candidate walked. */
+  private static final String SELECT = """
       SELECT l.id, l.host_id, l.host_name, l.host_status, l.site_name AS site, l.region, l.country,
              g.model AS gpu_model, m.architecture, g.vram_gb, g.total AS gpus_total,
              CASE WHEN mw.id IS NULL THEN g.free ELSE 0 END AS gpus_free,
@@ -49,20 +52,48 @@ final class OfferPages {
              mw.id AS maintenance_id, mw.starts_at AS maintenance_starts_at, mw.ends_at AS maintenance_ends_at,
              mw.drain AS maintenance_drain,
              u.uptime_24h, u.uptime_7d, u.uptime_30d, u.counted_seconds_30d, u.down_seconds_30d,
-             u.maintenance_seconds_30d, l.isolation, l.sort_vram,
+             u.maintenance_seconds_30d, l.isolation, l.sort_vram, l.candidates,
              (SELECT coalesce(json_agg(json_build_object('id', t.template_id, 'name', t.name, 'cached', t.cached,
                        'min_driver_version', t.min_driver_version, 'min_cuda_version', t.min_cuda_version,
                        'driver_version', t.driver_version, 'cuda_version', t.cuda_version,
                        'driver_ok', t.driver_ok, 'cuda_ok', t.cuda_ok)
                        ORDER BY t.is_default DESC, t.name), '[]' :: json)
               FROM host_templates_view t WHERE t.host_id = l.host_id) AS images
-      FROM (
-        -- the candidates: open offers of serving hosts that pass the static filters, in sort order
+      """;
+  /**
+   * The candidates whose precomputed row holds (price, model, VRAM): read from {@code offer_figures}
+   * in the sort's order through V31's indexes, so a page reads the first few, not the fleet.
+   */
+  private static final String HOLDING = """
+        SELECT o.id, o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
+               h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
+               h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
+               f.amount_per_gpu_hour, f.currency, f.vram_gb AS sort_vram,
+               -- price per GB of VRAM as Java divides it (a VRAM of 0 counts as 1); V31's index has it
+               f.amount_per_gpu_hour :: float8 / greatest(f.vram_gb, 1) AS sort_ratio,
+               f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
+               f.counted_seconds_30d AS f_counted, f.down_seconds_30d AS f_down,
+               f.maintenance_seconds_30d AS f_maintenance,
+               coalesce(f.uptime_at > now() - interval '1 hour', false) AS uptime_holds
+        FROM offer_figures f
+        JOIN offers o ON o.id = f.offer_id
+        JOIN fleet_hosts_view h ON h.id = o.host_id
+        WHERE f.prices_seen >= (SELECT price_id FROM latest) AND f.price_at >= (SELECT effective_from FROM latest)
+          AND f.site_id = h.site_id AND f.amount_per_gpu_hour IS NOT NULL
+          AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL
+          AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
+          -- a GPU count of at least min_gpus, the smallest of them at most max_gpus
+          AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
+      """;
+  /**
+   * The other candidates (no row, or one that no longer holds), priced by the views as in
+   * CatalogRepository.OFFERS; usually none, as the refresh keeps the rows.
+   */
+  private static final String OTHERS = """
         SELECT o.id, o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
                h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
                h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
                p.amount_per_gpu_hour, p.currency, coalesce(f.vram_gb, h.vram_gb) AS sort_vram,
-               -- price per GB of VRAM as Java divides it (a VRAM of 0 counts as 1)
                p.amount_per_gpu_hour :: float8 / greatest(coalesce(f.vram_gb, h.vram_gb), 1) AS sort_ratio,
                f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
                f.counted_seconds_30d AS f_counted, f.down_seconds_30d AS f_down,
@@ -80,13 +111,12 @@ final class OfferPages {
           UNION ALL
           SELECT v.amount_per_gpu_hour, v.currency
           FROM (SELECT * FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) v WHERE NOT fresh.price_holds) p
-        WHERE o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
-          -- a GPU count of at least min_gpus, the smallest of them at most max_gpus
+        WHERE NOT (fresh.price_holds AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL)
+          AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
           AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
       """;
   /** Per candidate walked: its GPUs counted for the window, maintenance, uptime, the model's figures. */
   private static final String WALK = """
-        OFFSET 0) l
       -- planned maintenance that keeps the window free: no GPU is free, none is counted
       LEFT JOIN LATERAL (SELECT id, starts_at, ends_at, drain FROM maintenance_windows_view
                          WHERE host_id = l.host_id AND blocked && tstzrange($1, $2) ORDER BY starts_at, id LIMIT 1) mw ON true
@@ -124,57 +154,101 @@ final class OfferPages {
     this.pool = pool;
   }
 
-  /** Up to {@code limit} rows after the request's cursor, in its order. */
+  /**
+   * Up to {@code limit} rows after the request's cursor, in its order. The first try walks only the
+   * first few candidates in order; a page it does not fill (few offers left, or many of them not
+   * bookable in the window) is asked again over more, then over all of them.
+   */
   Future<List<Keyed>> page(Request request) {
+    return page(request, FIRST_CANDIDATES * Math.max(1, request.limit()));
+  }
+
+  private Future<List<Keyed>> page(Request request, int candidates) {
     List<Object> params = new ArrayList<>(List.of(request.start(), request.end(), request.minGpus(),
         request.maxGpus(), request.includeUnavailable(), request.limit()));
-    String sql = sql(request, params);
-    return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+    String sql = sql(request, params, candidates);
+    return pool.preparedQuery(sql).execute(Tuple.from(params)).compose(rows -> {
       List<Keyed> page = new ArrayList<>();
       rows.forEach(row -> {
         OfferRow offer = OfferRow.from(row);
         page.add(new Keyed(offer, new Key(offer.pricePerGpuHour(), row.getInteger("sort_vram"), offer.id())));
       });
-      return page;
+      // a full page from the first candidates is the page (they are the first in order), and so is
+      // a page from fewer candidates than asked for (there are no more)
+      boolean allRead = candidates == ALL
+          || rows.size() > 0 && rows.iterator().next().getLong("candidates") < candidates;
+      if (page.size() >= request.limit() || allRead) {
+        return Future.succeededFuture(page);
+      }
+      return page(request, candidates >= MAX_CANDIDATES ? ALL : candidates * 8);
     });
   }
 
-  /** The statement for the request's filters, sort and cursor; appends their parameters to {@code params}. */
-  static String sql(Request request, List<Object> params) {
+  /** Candidates walked per row asked for on the first try, and the most walked before all are. */
+  private static final int FIRST_CANDIDATES = 2;
+  private static final int MAX_CANDIDATES = 2_000;
+  static final int ALL = 0;
+
+  /**
+   * The statement for the request's filters, sort and cursor over the first {@code candidates} in
+   * order ({@link #ALL}: every one); appends their parameters to {@code params}.
+   */
+  static String sql(Request request, List<Object> params, int candidates) {
     CatalogRepository.Filter filter = request.filter();
-    StringBuilder sql = new StringBuilder(HEAD);
+    // the same filters on both kinds of candidates: on the precomputed row (holding) or the views (others)
+    StringBuilder holding = new StringBuilder(HOLDING);
+    StringBuilder others = new StringBuilder(OTHERS);
     StringBuilder recheck = new StringBuilder();
     if (filter.gpuModel() != null) {
       String p = param(params, filter.gpuModel());
-      sql.append("  AND lower(coalesce(f.gpu_model, h.gpu_model)) = lower(").append(p).append("::text)\n");
+      holding.append("  AND lower(f.gpu_model) = lower(").append(p).append("::text)\n");
+      others.append("  AND lower(coalesce(f.gpu_model, h.gpu_model)) = lower(").append(p).append("::text)\n");
       recheck.append("  AND lower(g.model) = lower(").append(p).append("::text)\n");
     }
     if (filter.minVramGb() != null) {
       String p = param(params, filter.minVramGb());
-      sql.append("  AND coalesce(f.vram_gb, h.vram_gb) >= ").append(p).append("::integer\n");
+      holding.append("  AND f.vram_gb >= ").append(p).append("::integer\n");
+      others.append("  AND coalesce(f.vram_gb, h.vram_gb) >= ").append(p).append("::integer\n");
       recheck.append("  AND g.vram_gb >= ").append(p).append("::integer\n");
     }
+    StringBuilder host = new StringBuilder();
     if (filter.region() != null) {
-      sql.append("  AND h.region = ").append(param(params, filter.region())).append("::text\n");
+      host.append("  AND h.region = ").append(param(params, filter.region())).append("::text\n");
     }
     if (filter.site() != null) {
       String p = param(params, filter.site());
-      sql.append("  AND (h.site_id = ").append(p).append("::text OR lower(h.site_name) = lower(").append(p)
+      host.append("  AND (h.site_id = ").append(p).append("::text OR lower(h.site_name) = lower(").append(p)
           .append("::text))\n");
     }
     if (filter.interconnect() != null) {
-      sql.append("  AND lower(h.interconnect) = lower(").append(param(params, filter.interconnect()))
+      host.append("  AND lower(h.interconnect) = lower(").append(param(params, filter.interconnect()))
           .append("::text)\n");
     }
+    holding.append(host);
+    others.append(host);
     if (filter.maxPricePerGpuHour() != null) {
-      sql.append("  AND p.amount_per_gpu_hour <= ").append(param(params, filter.maxPricePerGpuHour()))
-          .append("::bigint\n");
+      String p = param(params, filter.maxPricePerGpuHour());
+      holding.append("  AND f.amount_per_gpu_hour <= ").append(p).append("::bigint\n");
+      others.append("  AND p.amount_per_gpu_hour <= ").append(p).append("::bigint\n");
     }
     Order order = Order.of(request.sort());
     if (request.after() != null) {
-      sql.append("  AND ").append(order.after(params, request.after())).append('\n');
+      After after = order.after(params, request.after());
+      holding.append("  AND ").append(after.on("f.amount_per_gpu_hour", "f.vram_gb", "f.offer_id")).append('\n');
+      others.append("  AND ").append(after.on("p.amount_per_gpu_hour", "coalesce(f.vram_gb, h.vram_gb)", "o.id"))
+          .append('\n');
     }
-    sql.append("ORDER BY ").append(order.inner).append('\n').append(WALK).append(recheck)
+    // each kind in order, then both merged: the walk below keeps that order (no sort there) and
+    // stops at the page's last row
+    String first = candidates == ALL ? "" : "ORDER BY " + order.inner + " LIMIT " + candidates + "\n";
+    StringBuilder sql = new StringBuilder(LATEST).append(SELECT)
+        .append("FROM (SELECT *, count(*) OVER () AS candidates FROM (SELECT * FROM (\n(").append(holding).append(first).append(")\nUNION ALL\n(")
+        .append(others).append(first).append(")) c\nORDER BY ").append(order.inner)
+        .append(candidates == ALL ? " OFFSET 0" : " LIMIT " + candidates)
+        // how many candidates there were (at most the limit: fewer, and none was left out), in the
+        // same order again, so that the planner knows it and the walk stops at the page's last row
+        .append(") c ORDER BY ").append(order.inner).append(") l\n")
+        .append(WALK).append(recheck)
         .append("ORDER BY ").append(order.outer).append("\nLIMIT $6");
     return sql.toString();
   }
@@ -198,28 +272,29 @@ final class OfferPages {
       };
     }
 
-    /** Rows strictly after the cursor's row in this order. */
-    String after(List<Object> params, Key key) {
-      String id = param(params, key.id());
-      return switch (name) {
-        case "vram" -> {
-          String vram = param(params, key.vram());
-          yield "(coalesce(f.vram_gb, h.vram_gb) < " + vram + "::integer OR (coalesce(f.vram_gb, h.vram_gb) = "
-              + vram + "::integer AND o.id > " + id + "::text))";
-        }
-        case "price_per_vram_gb" -> {
-          String price = param(params, key.price());
-          String vram = param(params, key.vram());
-          yield "(" + ratio("p.amount_per_gpu_hour", "coalesce(f.vram_gb, h.vram_gb)") + ", o.id) > ("
-              + ratio(price + "::bigint", vram + "::integer") + ", " + id + "::text)";
-        }
-        default -> "(p.amount_per_gpu_hour, o.id) > (" + param(params, key.price()) + "::bigint, " + id + "::text)";
+    /** Rows strictly after the cursor's row in this order (its parameters added once, for both kinds). */
+    After after(List<Object> params, Key key) {
+      String id = param(params, key.id()) + "::text";
+      String price = "price_per_vram_gb".equals(name) || "price".equals(name) ? param(params, key.price()) + "::bigint" : null;
+      String vram = "price".equals(name) ? null : param(params, key.vram()) + "::integer";
+      return (priceColumn, vramColumn, idColumn) -> switch (name) {
+        // the bound first, so an index in this order starts there
+        case "vram" -> vramColumn + " <= " + vram + " AND (" + vramColumn + " < " + vram + " OR " + idColumn + " > "
+            + id + ")";
+        case "price_per_vram_gb" -> "(" + ratio(priceColumn, vramColumn) + ", " + idColumn + ") > (" + ratio(price, vram)
+            + ", " + id + ")";
+        default -> "(" + priceColumn + ", " + idColumn + ") > (" + price + ", " + id + ")";
       };
     }
 
     /** Price per GB as a double, as Java divides it (a VRAM of 0 counts as 1). */
     private static String ratio(String price, String vram) {
-      return "(" + price + ") :: float8 / greatest(" + vram + ", 1)";
+      return price + " :: float8 / greatest(" + vram + ", 1)";
     }
+  }
+
+  /** The cursor's condition written on the columns of one kind of candidate. */
+  private interface After {
+    String on(String priceColumn, String vramColumn, String idColumn);
   }
 }

@@ -1,0 +1,16 @@
+-- Catalog at scale, part 8 (issue 20): a page of a search reads its first candidates in the
+-- sort's order from offer_figures instead of ordering every offer of the fleet first.
+--
+-- Owners:
+--   catalog  offer_figures_price_idx, offer_figures_model_price_idx, offer_figures_vram_idx,
+--            offer_figures_ratio_idx (indexes on its table offer_figures)
+--
+-- OfferPages reads the offers whose row holds (price, model and VRAM as of the last refresh)
+-- ordered by the sort key and the offer id, as these indexes are: price (the default sort),
+-- price within a GPU model (the model filter as the search spells it, lower-case), VRAM
+-- largest first, and price per GB of VRAM exactly as Java divides it (a VRAM of 0 counts as 1).
+-- The offers whose row does not hold are read from the views, as before, and merged in.
+CREATE INDEX offer_figures_price_idx ON offer_figures (amount_per_gpu_hour, offer_id);
+CREATE INDEX offer_figures_model_price_idx ON offer_figures (lower(gpu_model), amount_per_gpu_hour, offer_id);
+CREATE INDEX offer_figures_vram_idx ON offer_figures (vram_gb DESC, offer_id);
+CREATE INDEX offer_figures_ratio_idx ON offer_figures ((amount_per_gpu_hour :: float8 / greatest(vram_gb, 1)), offer_id);

@@ -14,3 +14,9 @@ CREATE INDEX offer_figures_price_idx ON offer_figures (amount_per_gpu_hour, offe
 CREATE INDEX offer_figures_model_price_idx ON offer_figures (lower(gpu_model), amount_per_gpu_hour, offer_id);
 CREATE INDEX offer_figures_vram_idx ON offer_figures (vram_gb DESC, offer_id);
 CREATE INDEX offer_figures_ratio_idx ON offer_figures ((amount_per_gpu_hour :: float8 / greatest(vram_gb, 1)), offer_id);
+-- The rows that do not hold, found without reading the others: older than the newest price row,
+-- computed before the price last in effect, or without model or VRAM.
+CREATE INDEX offer_figures_seen_idx ON offer_figures (prices_seen);
+CREATE INDEX offer_figures_price_at_idx ON offer_figures (price_at);
+CREATE INDEX offer_figures_incomplete_idx ON offer_figures (offer_id)
+  WHERE prices_seen IS NULL OR price_at IS NULL OR gpu_model IS NULL OR vram_gb IS NULL;

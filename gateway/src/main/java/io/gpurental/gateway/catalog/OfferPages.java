@@ -61,14 +61,11 @@ final class OfferPages {
               FROM host_templates_view t WHERE t.host_id = l.host_id) AS images
       """;
   /**
-   * The candidates whose precomputed row holds (price, model, VRAM): read from {@code offer_figures}
-   * in the sort's order through V31's indexes, so a page reads the first few, not the fleet.
+   * The candidates whose precomputed row holds (price, model, VRAM), from {@code offer_figures}
+   * alone, so that the first few in the sort's order come straight from V31's indexes.
    */
   private static final String HOLDING = """
-        SELECT o.id, o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
-               h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
-               h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
-               f.amount_per_gpu_hour, f.currency, f.vram_gb AS sort_vram,
+        SELECT f.offer_id AS id, f.amount_per_gpu_hour, f.currency, f.vram_gb AS sort_vram,
                -- price per GB of VRAM as Java divides it (a VRAM of 0 counts as 1); V31's index has it
                f.amount_per_gpu_hour :: float8 / greatest(f.vram_gb, 1) AS sort_ratio,
                f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
@@ -76,13 +73,21 @@ final class OfferPages {
                f.maintenance_seconds_30d AS f_maintenance,
                coalesce(f.uptime_at > now() - interval '1 hour', false) AS uptime_holds
         FROM offer_figures f
-        JOIN offers o ON o.id = f.offer_id
-        JOIN fleet_hosts_view h ON h.id = o.host_id
-        WHERE f.prices_seen >= (SELECT price_id FROM latest) AND f.price_at >= (SELECT effective_from FROM latest)
-          AND f.site_id = h.site_id AND f.amount_per_gpu_hour IS NOT NULL
-          AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL
-          AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
-          -- a GPU count of at least min_gpus, the smallest of them at most max_gpus
+        WHERE coalesce(f.prices_seen >= (SELECT price_id FROM latest) AND f.price_at >= (SELECT effective_from FROM latest)
+                       AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL, false)
+          AND f.amount_per_gpu_hour IS NOT NULL
+      """;
+  /**
+   * Per candidate in order: its offer and host, open and serving, with a GPU count of at least
+   * min_gpus (the smallest of them at most max_gpus) and the host filters.
+   */
+  private static final String OFFER_AND_HOST = """
+      CROSS JOIN LATERAL (
+        SELECT o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
+               h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
+               h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect
+        FROM offers o JOIN fleet_hosts_view h ON h.id = o.host_id
+        WHERE o.id = c.id AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
           AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
       """;
   /**
@@ -90,16 +95,23 @@ final class OfferPages {
    * CatalogRepository.OFFERS; usually none, as the refresh keeps the rows.
    */
   private static final String OTHERS = """
-        SELECT o.id, o.host_id, o.gpu_counts, o.cpu_cores_per_gpu, o.ram_gb_per_gpu, o.nvme_gb_per_gpu, o.isolation,
-               h.name AS host_name, h.status AS host_status, h.site_name, h.region, h.country, h.cpu_model,
-               h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect,
-               p.amount_per_gpu_hour, p.currency, coalesce(f.vram_gb, h.vram_gb) AS sort_vram,
+        SELECT o.id, p.amount_per_gpu_hour, p.currency, coalesce(f.vram_gb, h.vram_gb) AS sort_vram,
                p.amount_per_gpu_hour :: float8 / greatest(coalesce(f.vram_gb, h.vram_gb), 1) AS sort_ratio,
                f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
                f.counted_seconds_30d AS f_counted, f.down_seconds_30d AS f_down,
                f.maintenance_seconds_30d AS f_maintenance,
                coalesce(f.uptime_at > now() - interval '1 hour', false) AS uptime_holds
-        FROM offers o
+        FROM (
+          -- found through indexes, not by reading every offer: offers without a row (the primary
+          -- keys side by side), rows older than the newest price or than the price last in effect
+          -- (V31's indexes), rows without model or VRAM
+          SELECT o0.id FROM offers o0
+          WHERE o0.closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM offer_figures f0 WHERE f0.offer_id = o0.id)
+          UNION ALL
+          SELECT offer_id FROM offer_figures
+          WHERE prices_seen < (SELECT price_id FROM latest) OR price_at < (SELECT effective_from FROM latest)
+             OR prices_seen IS NULL OR price_at IS NULL OR gpu_model IS NULL OR vram_gb IS NULL) stale
+        JOIN offers o ON o.id = stale.id
         JOIN fleet_hosts_view h ON h.id = o.host_id
         LEFT JOIN offer_figures f ON f.offer_id = o.id
         CROSS JOIN LATERAL (
@@ -111,7 +123,9 @@ final class OfferPages {
           UNION ALL
           SELECT v.amount_per_gpu_hour, v.currency
           FROM (SELECT * FROM offer_prices_view WHERE offer_id = o.id OFFSET 0) v WHERE NOT fresh.price_holds) p
-        WHERE NOT (fresh.price_holds AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL)
+        -- exactly the rows the holding candidates leave out
+        WHERE NOT coalesce(f.prices_seen >= (SELECT price_id FROM latest) AND f.price_at >= (SELECT effective_from FROM latest)
+                           AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL, false)
           AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
           AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
       """;
@@ -124,13 +138,20 @@ final class OfferPages {
         SELECT min(g.model) AS model, min(g.vram_gb) AS vram_gb, count(*) :: integer AS total,
                array_agg(g.id) FILTER (WHERE g.health = 'healthy') AS healthy
         FROM fleet_gpus_view g WHERE g.host_id = l.host_id) hg
-      -- free: the host's healthy GPUs that no booking holds at any time in [$1, $2), the bookings
-      -- read through V30's index (the same test as period && [$1, $2): booked periods are [lower, upper))
+      -- free: the host's healthy GPUs that no booking holds at any time in [$1, $2) (booked periods
+      -- are [lower, upper)). A GPU's bookings do not overlap (the exclusion constraint), so the first
+      -- that ends after $1 is the one that starts first: the window is booked if it starts before
+      -- $2. One probe per GPU, read in order from V30's index (asked with the host's GPUs as an array,
+      -- the planner took the exclusion constraint's index at 10,000 hosts and read every booking of
+      -- their history)
       CROSS JOIN LATERAL (
         SELECT hg.model, hg.vram_gb, hg.total,
-               (coalesce(cardinality(hg.healthy), 0) - count(DISTINCT b.gpu_id)) :: integer AS free
-        FROM booked_gpus_view b
-        WHERE b.gpu_id = ANY (hg.healthy) AND upper(b.period) > $1 AND lower(b.period) < $2 AND mw.id IS NULL) g
+               (coalesce(cardinality(hg.healthy), 0) - CASE WHEN mw.id IS NULL THEN
+                  (SELECT count(*) FROM unnest(hg.healthy) AS healthy(gpu_id)
+                   WHERE (SELECT lower(b.period) FROM booked_gpus_view b
+                          WHERE b.gpu_id = healthy.gpu_id AND upper(b.period) > $1
+                          ORDER BY upper(b.period) LIMIT 1) < $2) ELSE 0 END) :: integer AS free
+        OFFSET 0) g
       CROSS JOIN LATERAL (SELECT architecture, hyperscaler_price_minor, specialized_price_minor
                           FROM gpu_models WHERE name = g.model) m
       LEFT JOIN LATERAL (
@@ -224,7 +245,6 @@ final class OfferPages {
       host.append("  AND lower(h.interconnect) = lower(").append(param(params, filter.interconnect()))
           .append("::text)\n");
     }
-    holding.append(host);
     others.append(host);
     if (filter.maxPricePerGpuHour() != null) {
       String p = param(params, filter.maxPricePerGpuHour());
@@ -242,12 +262,14 @@ final class OfferPages {
     // stops at the page's last row
     String first = candidates == ALL ? "" : "ORDER BY " + order.inner + " LIMIT " + candidates + "\n";
     StringBuilder sql = new StringBuilder(LATEST).append(SELECT)
-        .append("FROM (SELECT *, count(*) OVER () AS candidates FROM (SELECT * FROM (\n(").append(holding).append(first).append(")\nUNION ALL\n(")
+        .append("FROM (SELECT c.*, oh.* FROM (SELECT *, count(*) OVER () AS candidates FROM (SELECT * FROM (\n(")
+        .append(holding).append(first).append(")\nUNION ALL\n(")
         .append(others).append(first).append(")) c\nORDER BY ").append(order.inner)
         .append(candidates == ALL ? " OFFSET 0" : " LIMIT " + candidates)
         // how many candidates there were (at most the limit: fewer, and none was left out), in the
         // same order again, so that the planner knows it and the walk stops at the page's last row
-        .append(") c ORDER BY ").append(order.inner).append(") l\n")
+        .append(") c ORDER BY ").append(order.inner).append(") c\n").append(OFFER_AND_HOST).append(host)
+        .append(") oh) l\n")
         .append(WALK).append(recheck)
         .append("ORDER BY ").append(order.outer).append("\nLIMIT $6");
     return sql.toString();

@@ -1,10 +1,12 @@
 package io.gpurental.gateway.catalog;
 
+import io.gpurental.gateway.catalog.workloads.Fit;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,7 +30,20 @@ final class OfferPages {
 
   /** What a page asks for; {@code after} is null on the first page. */
   record Request(CatalogRepository.Filter filter, OffsetDateTime start, OffsetDateTime end, String sort, int minGpus,
-      int maxGpus, boolean includeUnavailable, Key after, int limit) {}
+      int maxGpus, boolean includeUnavailable, Key after, int limit, CatalogRepository.VramNeed need, List<String> ids) {
+    Request(CatalogRepository.Filter filter, OffsetDateTime start, OffsetDateTime end, String sort, int minGpus,
+        int maxGpus, boolean includeUnavailable, Key after, int limit) {
+      this(filter, start, end, sort, minGpus, maxGpus, includeUnavailable, after, limit, CatalogRepository.VramNeed.NONE,
+          null);
+    }
+  }
+
+  /**
+   * An open offer of the filters as a workload search ranks it before counting its GPUs: its price
+   * and hardware from the precomputed row while it holds, else from the views (the same rules as
+   * the page's candidates).
+   */
+  record Candidate(String id, long price, String currency, Fit.Hardware hardware) {}
 
   /** The sorts paged in SQL; the others (availability, workload fit) need every row counted first. */
   static boolean pages(String sort) {
@@ -60,12 +75,17 @@ final class OfferPages {
                        ORDER BY t.is_default DESC, t.name), '[]' :: json)
               FROM host_templates_view t WHERE t.host_id = l.host_id) AS images
       """;
+  /** A workload search's candidates: what its fit and price need. */
+  private static final String CANDIDATES = """
+      SELECT l.id, l.amount_per_gpu_hour, l.currency, l.sort_model, l.sort_vram, l.gpu_counts, l.interconnect,
+             l.ram_gb_per_gpu, l.nvme_gb_per_gpu
+      """;
   /**
    * The candidates whose precomputed row holds (price, model, VRAM), from {@code offer_figures}
    * alone, so that the first few in the sort's order come straight from V31's indexes.
    */
   private static final String HOLDING = """
-        SELECT f.offer_id AS id, f.amount_per_gpu_hour, f.currency, f.vram_gb AS sort_vram,
+        SELECT f.offer_id AS id, f.amount_per_gpu_hour, f.currency, f.vram_gb AS sort_vram, f.gpu_model AS sort_model,
                -- price per GB of VRAM as Java divides it (a VRAM of 0 counts as 1); V31's index has it
                f.amount_per_gpu_hour :: float8 / greatest(f.vram_gb, 1) AS sort_ratio,
                f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
@@ -88,7 +108,7 @@ final class OfferPages {
                h.cpu_cores, h.ram_gb, h.nvme_gb, h.net_gbps, h.interconnect
         FROM offers o JOIN fleet_hosts_view h ON h.id = o.host_id
         WHERE o.id = c.id AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
-          AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
+          AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= MIN_GPUS::integer) <= MAX_GPUS::integer
       """;
   /**
    * The other candidates (no row, or one that no longer holds), priced by the views as in
@@ -96,6 +116,7 @@ final class OfferPages {
    */
   private static final String OTHERS = """
         SELECT o.id, p.amount_per_gpu_hour, p.currency, coalesce(f.vram_gb, h.vram_gb) AS sort_vram,
+               coalesce(f.gpu_model, h.gpu_model) AS sort_model,
                p.amount_per_gpu_hour :: float8 / greatest(coalesce(f.vram_gb, h.vram_gb), 1) AS sort_ratio,
                f.uptime_24h AS f_uptime_24h, f.uptime_7d AS f_uptime_7d, f.uptime_30d AS f_uptime_30d,
                f.counted_seconds_30d AS f_counted, f.down_seconds_30d AS f_down,
@@ -106,11 +127,11 @@ final class OfferPages {
           -- keys side by side), rows older than the newest price or than the price last in effect
           -- (V31's indexes), rows without model or VRAM
           SELECT o0.id FROM offers o0
-          WHERE o0.closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM offer_figures f0 WHERE f0.offer_id = o0.id)
+          WHERE o0.closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM offer_figures f0 WHERE f0.offer_id = o0.id) ONLY_O0
           UNION ALL
           SELECT offer_id FROM offer_figures
-          WHERE prices_seen < (SELECT price_id FROM latest) OR price_at < (SELECT effective_from FROM latest)
-             OR prices_seen IS NULL OR price_at IS NULL OR gpu_model IS NULL OR vram_gb IS NULL) stale
+          WHERE (prices_seen < (SELECT price_id FROM latest) OR price_at < (SELECT effective_from FROM latest)
+                 OR prices_seen IS NULL OR price_at IS NULL OR gpu_model IS NULL OR vram_gb IS NULL) ONLY_F0) stale
         JOIN offers o ON o.id = stale.id
         JOIN fleet_hosts_view h ON h.id = o.host_id
         LEFT JOIN offer_figures f ON f.offer_id = o.id
@@ -127,7 +148,7 @@ final class OfferPages {
         WHERE NOT coalesce(f.prices_seen >= (SELECT price_id FROM latest) AND f.price_at >= (SELECT effective_from FROM latest)
                            AND f.gpu_model IS NOT NULL AND f.vram_gb IS NOT NULL, false)
           AND o.closed_at IS NULL AND h.status IN ('active', 'maintenance')
-          AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= $3::integer) <= $4::integer
+          AND (SELECT min(c) FROM unnest(o.gpu_counts) c WHERE c >= MIN_GPUS::integer) <= MAX_GPUS::integer
       """;
   /** Per candidate walked: its GPUs counted for the window, maintenance, uptime, the model's figures. */
   private static final String WALK = """
@@ -184,7 +205,12 @@ final class OfferPages {
     return page(request, FIRST_CANDIDATES * Math.max(1, request.limit()));
   }
 
-  private Future<List<Keyed>> page(Request request, int candidates) {
+  /** The request's rows over the first {@code candidates} in order ({@link #ALL}: every one), in one statement. */
+  Future<List<Keyed>> page(Request request, int candidates) {
+    return rows(request, candidates);
+  }
+
+  private Future<List<Keyed>> rows(Request request, int candidates) {
     List<Object> params = new ArrayList<>(List.of(request.start(), request.end(), request.minGpus(),
         request.maxGpus(), request.includeUnavailable(), request.limit()));
     String sql = sql(request, params, candidates);
@@ -215,10 +241,36 @@ final class OfferPages {
    * order ({@link #ALL}: every one); appends their parameters to {@code params}.
    */
   static String sql(Request request, List<Object> params, int candidates) {
+    return sql(request, params, candidates, true);
+  }
+
+  /** Every candidate of the request's filters, VRAM need and ids, not counted (a workload search ranks them). */
+  Future<List<Candidate>> candidates(Request request) {
+    List<Object> params = new ArrayList<>(List.of(request.minGpus(), request.maxGpus()));
+    String sql = sql(request, params, ALL, false);
+    return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+      List<Candidate> candidates = new ArrayList<>();
+      rows.forEach(row -> candidates.add(new Candidate(row.getString("id"), row.getLong("amount_per_gpu_hour"),
+          row.getString("currency"), new Fit.Hardware(row.getString("sort_model"), row.getInteger("sort_vram"),
+              Arrays.asList(row.getArrayOfIntegers("gpu_counts")), row.getString("interconnect"),
+              row.getInteger("ram_gb_per_gpu"), row.getInteger("nvme_gb_per_gpu")))));
+      return candidates;
+    });
+  }
+
+  /** Without the walk ({@code walk} false) the statement lists the candidates: its parameters are min and max GPUs first. */
+  private static String sql(Request request, List<Object> params, int candidates, boolean walk) {
     CatalogRepository.Filter filter = request.filter();
     // the same filters on both kinds of candidates: on the precomputed row (holding) or the views (others)
+    // the candidates' statement numbers its parameters from min and max GPUs ($1, $2), the page's from $3
+    String minGpus = walk ? "$3" : "$1";
+    String maxGpus = walk ? "$4" : "$2";
     StringBuilder holding = new StringBuilder(HOLDING);
-    StringBuilder others = new StringBuilder(OTHERS);
+    // the offers asked for by id (a walked workload search): only theirs are looked at, stale or not
+    String ids = request.ids() == null ? null : param(params, request.ids().toArray(String[]::new)) + "::text[]";
+    StringBuilder others = new StringBuilder(OTHERS.replace("MIN_GPUS", minGpus).replace("MAX_GPUS", maxGpus)
+        .replace("ONLY_O0", ids == null ? "" : "AND o0.id = ANY (" + ids + ")")
+        .replace("ONLY_F0", ids == null ? "" : "AND offer_id = ANY (" + ids + ")"));
     StringBuilder recheck = new StringBuilder();
     if (filter.gpuModel() != null) {
       String p = param(params, filter.gpuModel());
@@ -246,6 +298,17 @@ final class OfferPages {
           .append("::text)\n");
     }
     others.append(host);
+    if (ids != null) {
+      holding.append("  AND f.offer_id = ANY (").append(ids).append(")\n");
+    }
+    // a workload's VRAM per GPU and in all at the offer's largest count, as CatalogRepository.OFFERS narrows
+    if (request.need().perGpuGb() != null) {
+      host.append("  AND c.sort_vram >= ").append(param(params, request.need().perGpuGb())).append("::integer\n");
+    }
+    if (request.need().totalGb() != null) {
+      host.append("  AND c.sort_vram * (SELECT max(n) FROM unnest(o.gpu_counts) n) >= ")
+          .append(param(params, request.need().totalGb())).append("::integer\n");
+    }
     if (filter.maxPricePerGpuHour() != null) {
       String p = param(params, filter.maxPricePerGpuHour());
       holding.append("  AND f.amount_per_gpu_hour <= ").append(p).append("::bigint\n");
@@ -261,17 +324,19 @@ final class OfferPages {
     // each kind in order, then both merged: the walk below keeps that order (no sort there) and
     // stops at the page's last row
     String first = candidates == ALL ? "" : "ORDER BY " + order.inner + " LIMIT " + candidates + "\n";
-    StringBuilder sql = new StringBuilder(LATEST).append(SELECT)
+    StringBuilder sql = new StringBuilder(LATEST).append(walk ? SELECT : CANDIDATES)
         .append("FROM (SELECT c.*, oh.* FROM (SELECT *, count(*) OVER () AS candidates FROM (SELECT * FROM (\n(")
         .append(holding).append(first).append(")\nUNION ALL\n(")
         .append(others).append(first).append(")) c\nORDER BY ").append(order.inner)
         .append(candidates == ALL ? " OFFSET 0" : " LIMIT " + candidates)
         // how many candidates there were (at most the limit: fewer, and none was left out), in the
         // same order again, so that the planner knows it and the walk stops at the page's last row
-        .append(") c ORDER BY ").append(order.inner).append(") c\n").append(OFFER_AND_HOST).append(host)
-        .append(") oh) l\n")
-        .append(WALK).append(recheck)
-        .append("ORDER BY ").append(order.outer).append("\nLIMIT $6");
+        .append(") c ORDER BY ").append(order.inner).append(") c\n")
+        .append(OFFER_AND_HOST.replace("MIN_GPUS", minGpus).replace("MAX_GPUS", maxGpus)).append(host)
+        .append(") oh) l\n");
+    if (walk) {
+      sql.append(WALK).append(recheck).append("ORDER BY ").append(order.outer).append("\nLIMIT $6");
+    }
     return sql.toString();
   }
 

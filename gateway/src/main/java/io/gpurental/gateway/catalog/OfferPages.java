@@ -125,15 +125,17 @@ final class OfferPages {
                f.maintenance_seconds_30d AS f_maintenance,
                coalesce(f.uptime_at > now() - interval '1 hour', false) AS uptime_holds
         FROM (
-          -- found through indexes, not by reading every offer: offers without a row (the primary
-          -- keys side by side), rows older than the newest price or than the price last in effect
-          -- (V31's indexes), rows without model or VRAM
-          SELECT o0.id FROM offers o0
-          WHERE o0.closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM offer_figures f0 WHERE f0.offer_id = o0.id) ONLY_O0
-          UNION ALL
+          -- found through V31's indexes, not by reading every offer (every open offer has a row,
+          -- V31): rows older than the newest price or than the price last in effect, rows
+          -- without figures (not refreshed yet) or without model or VRAM
+          SELECT offer_id AS id FROM offer_figures WHERE prices_seen < (SELECT price_id FROM latest) ONLY_F0
+          UNION
+          SELECT offer_id FROM offer_figures WHERE price_at < (SELECT effective_from FROM latest) ONLY_F0
+          UNION
           SELECT offer_id FROM offer_figures
-          WHERE (prices_seen < (SELECT price_id FROM latest) OR price_at < (SELECT effective_from FROM latest)
-                 OR prices_seen IS NULL OR price_at IS NULL OR gpu_model IS NULL OR vram_gb IS NULL) ONLY_F0) stale
+          WHERE (prices_seen IS NULL OR price_at IS NULL OR gpu_model IS NULL OR vram_gb IS NULL) ONLY_F0
+          -- planned on its own: usually no row, and the offers and hosts only for those
+          OFFSET 0) stale
         JOIN offers o ON o.id = stale.id
         JOIN fleet_hosts_view h ON h.id = o.host_id
         LEFT JOIN offer_figures f ON f.offer_id = o.id
@@ -286,7 +288,6 @@ final class OfferPages {
     // the offers asked for by id (a walked workload search): only theirs are looked at, stale or not
     String ids = request.ids() == null ? null : param(params, request.ids().toArray(String[]::new)) + "::text[]";
     StringBuilder others = new StringBuilder(OTHERS.replace("MIN_GPUS", minGpus).replace("MAX_GPUS", maxGpus)
-        .replace("ONLY_O0", ids == null ? "" : "AND o0.id = ANY (" + ids + ")")
         .replace("ONLY_F0", ids == null ? "" : "AND offer_id = ANY (" + ids + ")"));
     StringBuilder recheck = new StringBuilder();
     if (filter.gpuModel() != null) {

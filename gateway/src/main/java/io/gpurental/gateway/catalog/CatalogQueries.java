@@ -18,7 +18,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -159,7 +161,7 @@ public final class CatalogQueries {
         + s.maxGpus() + "|" + window.hours();
     return cache.get("candidates|" + s.filter() + "|" + need, () -> candidates(s.filter(), need))
         .compose(narrowed -> cache.get(ranked, () -> Future.succeededFuture(rank(narrowed, workload, s, current)))
-            .compose(order -> walk(s, current, order, 0, new java.util.ArrayList<>(), offset + s.limit() + 1,
+            .compose(order -> walk(s, current, order, 0, new ArrayList<>(), offset + s.limit() + 1,
                 2 * (offset + s.limit() + 1)))
             .compose(found -> {
               JsonObject meta = new JsonObject();
@@ -207,7 +209,7 @@ public final class CatalogQueries {
     OfferPages.Request request = new OfferPages.Request(s.filter(), s.window().startUtc(), s.window().endUtc(), "price",
         1, Integer.MAX_VALUE, s.includeUnavailable(), null, ids.size(), CatalogRepository.VramNeed.NONE, ids);
     return pages.page(request, OfferPages.ALL).compose(rows -> {
-      Map<String, OfferRow> counted = new java.util.HashMap<>();
+      Map<String, OfferRow> counted = new HashMap<>();
       rows.forEach(keyed -> counted.put(keyed.row().id(), keyed.row()));
       PriceCalculator calculator = new PriceCalculator(current);
       for (String id : ids) {

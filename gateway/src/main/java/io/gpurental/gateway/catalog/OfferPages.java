@@ -13,15 +13,18 @@ import java.util.List;
 
 /**
  * One page of a search, in SQL, for the sorts whose key is known before availability is counted
- * (price, VRAM, price per GB of VRAM): the offers that pass the filters are ordered by that key
- * and the offer id, walked from the cursor on, and only the offers walked get their free GPUs
- * counted for the window (a probe per GPU through the exclusion constraint's index), until the
- * page is full. So a search costs about what it returns, not what the fleet holds.
- * <p>The statement is written from the filters given (no {@code $n IS NULL OR …}), so a generic
- * plan of it is as good as a custom one. Its rows are those of {@link CatalogRepository}'s full
- * search, with the same rules: price from the precomputed {@code offer_figures} row while it
- * holds, else {@code offer_prices_view}; uptime likewise from {@code host_uptime_view}; the GPUs
- * counted now decide model and VRAM.
+ * (price, VRAM, price per GB of VRAM): the first offers of the filters in that order (and the
+ * offer id) are read from the indexes on {@code offer_figures} (V31), merged with the few whose
+ * precomputed row does not hold (priced by the views), and walked from the cursor on; only the
+ * offers walked get their free GPUs counted for the window (one ordered probe per GPU), until the
+ * page is full. So a search costs about what it returns, not what the fleet holds. The same
+ * statement, restricted to given offers, counts a workload search's offers in its own order
+ * ({@code CatalogQueries}), whose candidates {@link #candidates} lists.
+ * <p>The statement is written from the filters given (no {@code $n IS NULL OR …}), so it runs
+ * with a generic plan. Its rows are those of {@link CatalogRepository}'s full search, with the
+ * same rules: price from the precomputed {@code offer_figures} row while it holds, else
+ * {@code offer_prices_view}; uptime likewise from {@code host_uptime_view}; the GPUs counted now
+ * decide model and VRAM.
  */
 final class OfferPages {
   /** The sort key of a row (both figures always, so one cursor shape serves every sort) and its id. */

@@ -19,7 +19,9 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,7 +80,7 @@ public final class CatalogQueries {
   /** The search's page, from the cache while it holds (the page as it was answered: do not change it). */
   private Future<JsonObject> page(Search search) {
     return cache.get("page|" + search.key(), () -> terms.get().compose(current -> search.paged()
-        ? pagedSearch(search, current) : fullSearch(search, current)));
+        ? pagedSearch(search, current) : search.walked() ? walkedSearch(search, current) : fullSearch(search, current)));
   }
 
   private Future<Buffer> body(Search search) {
@@ -102,20 +104,26 @@ public final class CatalogQueries {
         intParam(query, "min_vram_gb"), param(query, "region"), param(query, "site"), param(query, "interconnect"), maxPrice);
     // the common sorts are paged in SQL; an offset cursor (issued before, or by a search sorted in
     // Java) goes on through the whole search as it did
-    boolean paged = workload.isEmpty() && OfferPages.pages(sort) && cursor.kind() != SearchCursor.Kind.OFFSET;
+    boolean first = cursor.kind() == SearchCursor.Kind.NONE;
+    boolean paged = workload.isEmpty() && OfferPages.pages(sort) && (first || cursor.kind() == SearchCursor.Kind.KEY);
+    // a workload search by price walks its offers in order, counting GPUs only until the page is full
+    boolean walked = workload.isPresent() && "price".equals(sort) && (first || cursor.kind() == SearchCursor.Kind.STEP);
     if (cursor.kind() == SearchCursor.Kind.KEY && (!paged || !sort.equals(cursor.sort()))) {
       throw SearchCursor.invalid("this cursor continues a search sorted by " + cursor.sort() + ", not this one");
+    }
+    if (cursor.kind() == SearchCursor.Kind.STEP && !walked) {
+      throw SearchCursor.invalid("this cursor continues a workload search sorted by price, not this one");
     }
     // the finished page, ready times included, is cached for the cache's short lifetime, under
     // everything that shapes it
     return new Search(filter, window, minGpus, maxGpus, includeUnavailable, sort, limit, cursor, workload, paged,
-        workloadParams(query));
+        walked, workloadParams(query));
   }
 
   /** What a search asks for, parsed. */
   private record Search(CatalogRepository.Filter filter, Window window, int minGpus, int maxGpus,
       boolean includeUnavailable, String sort, int limit, SearchCursor cursor, Optional<Workloads.Workload> workload,
-      boolean paged, String workloadParams) {
+      boolean paged, boolean walked, String workloadParams) {
     /** Everything that shapes the page (the workload by its parameters as given). */
     String key() {
       return filter + "|" + window + "|" + minGpus + "|" + maxGpus + "|" + includeUnavailable + "|" + sort + "|" + limit
@@ -135,6 +143,98 @@ public final class CatalogQueries {
       String next = rows.size() > s.limit() ? SearchCursor.after(s.sort(), rows.get(s.limit() - 1).key()).encode() : null;
       return withReadyTimes(page).map(offers -> new JsonObject().put("data", offers).put("next_cursor", next));
     });
+  }
+
+  /**
+   * A workload search by price, a page at a time: the filters' offers that could hold its VRAM,
+   * fitted and ranked by the window's total from their precomputed figures without counting any
+   * GPU (cached: the ranking does not depend on the window's start), then walked in that order, a
+   * batch at a time, with their GPUs counted for the window ({@link OfferPages}) and fitted again
+   * as counted, until the page and one more offer are found. The order is the full search's (the
+   * same figures), so {@code w:<offset>} pages follow each other as {@code o:<offset>} ones do.
+   */
+  private Future<JsonObject> walkedSearch(Search s, PriceTerms current) {
+    Workloads.Workload workload = s.workload().orElseThrow();
+    CatalogRepository.VramNeed need = WorkloadSearch.vramNeed(workload);
+    Window window = s.window();
+    int offset = s.cursor().offset();
+    String ranked = "ranked|" + s.filter() + "|" + need + "|" + s.workloadParams() + "|" + s.minGpus() + "|"
+        + s.maxGpus() + "|" + window.hours();
+    return cache.get("candidates|" + s.filter() + "|" + need, () -> candidates(s.filter(), need))
+        .compose(narrowed -> cache.get(ranked, () -> Future.succeededFuture(rank(narrowed, workload, s, current)))
+            .compose(order -> walk(s, current, order, 0, new ArrayList<>(), offset + s.limit() + 1,
+                2 * (offset + s.limit() + 1)))
+            .compose(found -> {
+              JsonObject meta = new JsonObject();
+              JsonArray page = new JsonArray();
+              found.stream().skip(offset).limit(s.limit())
+                  .forEach(p -> page.add(json(p, window, s.minGpus(), s.maxGpus(), s.workload())));
+              String next = found.size() > offset + s.limit() ? SearchCursor.step(offset + s.limit()).encode() : null;
+              return walkedNote(s, workload, narrowed).compose(note -> withReadyTimes(page)
+                  .map(offers -> meta.put("workload", note).put("data", offers).put("next_cursor", next)));
+            }));
+  }
+
+  private Future<List<OfferPages.Candidate>> candidates(CatalogRepository.Filter filter, CatalogRepository.VramNeed need) {
+    return pages.candidates(new OfferPages.Request(filter, null, null, "price", 1, Integer.MAX_VALUE, true, null, 0,
+        need, null));
+  }
+
+  /** The candidates that hold the workload within the GPU limits, by the window's total at their fitted count, then id. */
+  private static List<String> rank(List<OfferPages.Candidate> candidates, Workloads.Workload workload, Search s,
+      PriceTerms current) {
+    PriceCalculator calculator = new PriceCalculator(current);
+    record Ranked(String id, long total) {}
+    return candidates.stream()
+        .map(c -> Fit.smallest(workload.need(), c.hardware(), s.minGpus(), s.maxGpus())
+            .map(fit -> new Ranked(c.id(), calculator.price(c.price(), c.currency(), fit.gpuCount(),
+                s.window().hours()).total().amount()))
+            .orElse(null))
+        .filter(r -> r != null)
+        .sorted(Comparator.comparingLong(Ranked::total).thenComparing(Ranked::id))
+        .map(Ranked::id)
+        .toList();
+  }
+
+  /**
+   * Walks the ranked offers from {@code from} in batches: their GPUs counted for the window, fitted
+   * and priced as counted, kept when bookable at the fitted count (or unavailable ones are asked
+   * for), until {@code wanted} are found or none is left.
+   */
+  private Future<List<Priced>> walk(Search s, PriceTerms current, List<String> order, int from, List<Priced> found,
+      int wanted, int batch) {
+    if (found.size() >= wanted || from >= order.size()) {
+      return Future.succeededFuture(found);
+    }
+    List<String> ids = order.subList(from, Math.min(order.size(), from + batch));
+    OfferPages.Request request = new OfferPages.Request(s.filter(), s.window().startUtc(), s.window().endUtc(), "price",
+        1, Integer.MAX_VALUE, s.includeUnavailable(), null, ids.size(), CatalogRepository.VramNeed.NONE, ids);
+    return pages.page(request, OfferPages.ALL).compose(rows -> {
+      Map<String, OfferRow> counted = new HashMap<>();
+      rows.forEach(keyed -> counted.put(keyed.row().id(), keyed.row()));
+      PriceCalculator calculator = new PriceCalculator(current);
+      for (String id : ids) {
+        OfferRow row = counted.get(id);
+        Priced priced = row == null ? null : fitted(calculator, row, s.window(), s.workload().orElseThrow(), s.minGpus(),
+            s.maxGpus());
+        if (priced != null && (s.includeUnavailable() || row.bookable(priced.minGpus(s.minGpus()),
+            priced.maxGpus(s.maxGpus())))) {
+          found.add(priced);
+        }
+      }
+      return walk(s, current, order, from + ids.size(), found, wanted, batch * 4);
+    });
+  }
+
+  /** The walked search's note: as {@link #workloadNote}, on the candidates' hardware. */
+  private Future<JsonObject> walkedNote(Search s, Workloads.Workload workload, List<OfferPages.Candidate> narrowed) {
+    if (WorkloadSearch.unmetBy(workload, narrowed.stream().map(OfferPages.Candidate::hardware).toList()) == null) {
+      return Future.succeededFuture(WorkloadJson.search(workload, null));
+    }
+    return cache.get("candidates|" + s.filter() + "|" + CatalogRepository.VramNeed.NONE,
+            () -> candidates(s.filter(), CatalogRepository.VramNeed.NONE))
+        .map(all -> WorkloadJson.search(workload,
+            WorkloadSearch.unmetBy(workload, all.stream().map(OfferPages.Candidate::hardware).toList())));
   }
 
   /** Every offer of the search counted, priced and sorted in Java (availability, workload fit, offset cursors). */

@@ -10,11 +10,14 @@ import java.util.List;
  * the key of the last offer of a page paged in SQL ({@link OfferPages}), or {@code o:<offset>}, a
  * position in a search sorted in Java (availability, workload fit). An offset cursor is accepted
  * for every sort (it reads the whole search, as before keyset paging), a key cursor only for the
- * sort that made it.
+ * sort that made it, a step cursor only for a workload search sorted by price.
  */
 record SearchCursor(Kind kind, int offset, String sort, OfferPages.Key key) {
-  /** None (the first page), a position, or the key of the last offer shown. */
-  enum Kind { NONE, OFFSET, KEY }
+  /**
+   * None (the first page), a position in a search sorted in Java, the key of the last offer shown,
+   * or a position in a workload search walked in order ({@code w:<offset>}, {@code CatalogQueries}).
+   */
+  enum Kind { NONE, OFFSET, KEY, STEP }
 
   static final SearchCursor FIRST = new SearchCursor(Kind.NONE, 0, null, null);
 
@@ -26,8 +29,12 @@ record SearchCursor(Kind kind, int offset, String sort, OfferPages.Key key) {
     return new SearchCursor(Kind.OFFSET, offset, null, null);
   }
 
+  static SearchCursor step(int offset) {
+    return new SearchCursor(Kind.STEP, offset, null, null);
+  }
+
   String encode() {
-    String text = key == null ? "o:" + offset
+    String text = kind == Kind.STEP ? "w:" + offset : key == null ? "o:" + offset
         : "k:" + sort + ":" + key.price() + ":" + key.vram() + ":" + key.id();
     return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
@@ -40,6 +47,9 @@ record SearchCursor(Kind kind, int offset, String sort, OfferPages.Key key) {
       String decoded = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
       if (decoded.startsWith("o:")) {
         return at(Math.max(0, Integer.parseInt(decoded.substring(2))));
+      }
+      if (decoded.startsWith("w:")) {
+        return step(Math.max(0, Integer.parseInt(decoded.substring(2))));
       }
       if (decoded.startsWith("k:")) {
         String[] parts = decoded.split(":", 5);

@@ -58,7 +58,13 @@ final class WorkloadSearch {
 
   /** Null when some offer of the search could hold the workload (booked or not), else what it would need. */
   static String unmet(Workloads.Workload workload, List<OfferRow> rows) {
-    boolean fitsSomewhere = rows.stream().anyMatch(row -> fit(workload, row, 1, Integer.MAX_VALUE) != null);
-    return fitsSomewhere ? null : Fit.unmet(workload.need(), rows.stream().map(WorkloadSearch::hardware).toList());
+    return unmetBy(workload, rows.stream().map(WorkloadSearch::hardware).toList());
+  }
+
+  /** {@link #unmet} on the offers' hardware alone. */
+  static String unmetBy(Workloads.Workload workload, List<Fit.Hardware> offers) {
+    boolean fitsSomewhere = offers.stream()
+        .anyMatch(hardware -> Fit.smallest(workload.need(), hardware, 1, Integer.MAX_VALUE).isPresent());
+    return fitsSomewhere ? null : Fit.unmet(workload.need(), offers);
   }
 }

@@ -50,6 +50,8 @@ public final class ContainerRuntime implements InstanceRuntime {
   private final String publicAddress;
   private final Images images;
   private final Map<String, List<Port>> published = new ConcurrentHashMap<>();
+  /** One stop of an instance at a time ({@link #stop}): a lock per stripe of instance ids, bounded. */
+  private final Object[] stopStripes = java.util.stream.Stream.generate(Object::new).limit(64).toArray();
   private final String scope;
   private volatile BiConsumer<String, InstanceReport> progress = (id, report) -> { };
   private volatile Boolean diskQuota;
@@ -119,10 +121,18 @@ public final class ContainerRuntime implements InstanceRuntime {
     return vertx.executeBlocking(() -> startBlocking(instance), false);
   }
 
+  /**
+   * Two stops of one instance (a reconcile pass and the next one) run one after the other: side by
+   * side, both removed the same volume, and Podman answered the second 500 "no such volume" (not
+   * 404) because the first removed it between its lookup and its removal. The second finds
+   * everything gone, which each removal accepts.
+   */
   @Override
   public Future<Void> stop(String instanceId) {
     return vertx.executeBlocking(() -> {
-      stopBlocking(instanceId);
+      synchronized (stopStripes[Math.floorMod(instanceId.hashCode(), stopStripes.length)]) {
+        stopBlocking(instanceId);
+      }
       return null;
     }, false);
   }

@@ -17,7 +17,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,18 +29,10 @@ import org.junit.jupiter.api.Test;
 @GatewayTest
 class PagedSearchTest {
   private static final Instant HOUR = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(1, ChronoUnit.HOURS);
-  private static final Set<String> FALLBACK = Set.of("off_b4", "off_b9", "off_b15", "off_b11", "off_b16", "off_b21");
 
   @Test
   void pagesInSqlListWhatTheWholeSearchLists(TestGateway node) throws IOException {
-    BenchFleet.seed(node, 24);
-    node.sql("UPDATE offers SET gpu_counts = '{2,4}' WHERE id ~ '^off_b[0-9]*7$'");
-    node.sql("UPDATE offers SET gpu_counts = '{8}' WHERE id ~ '^off_b[0-9]*3$'");
-    // rows that no longer hold (an older price seen) and rows missing: the search asks the views
-    node.sql("UPDATE offer_figures SET prices_seen = 0, amount_per_gpu_hour = 1, uptime_at = now() - interval '2 hours',"
-        + " uptime_30d = 0.01 WHERE offer_id IN ('off_b4', 'off_b9', 'off_b15')");
-    node.sql("DELETE FROM offer_figures WHERE offer_id IN ('off_b11', 'off_b16', 'off_b21')");
-    TestGateway.await(node.gateway().vertx().eventBus().request(CatalogChanges.ADDRESS, "test"));
+    BenchFleet.seedWithStaleFigures(node);
 
     String soon = "start=" + HOUR;
     String tomorrow = "start=" + HOUR.plus(1, ChronoUnit.DAYS) + "&hours=24";
@@ -68,8 +59,8 @@ class PagedSearchTest {
     JsonArray listed = json(node, "/api/v1/offers?" + tomorrow + "&limit=100&include_unavailable=true")
         .getJsonArray("data");
     List<JsonObject> fallback = listed.stream().map(JsonObject.class::cast)
-        .filter(offer -> FALLBACK.contains(offer.getString("id"))).toList();
-    assertEquals(FALLBACK.size(), fallback.size(), "every offer without a row that holds is listed");
+        .filter(offer -> BenchFleet.FALLBACK.contains(offer.getString("id"))).toList();
+    assertEquals(BenchFleet.FALLBACK.size(), fallback.size(), "every offer without a row that holds is listed");
     fallback.forEach(offer -> assertTrue(offer.getJsonObject("price_per_gpu_hour").getLong("amount") > 1, offer.encode()));
   }
 
@@ -105,7 +96,7 @@ class PagedSearchTest {
   private static List<String> comparable(List<List<JsonObject>> pages) {
     return pages.stream().flatMap(List::stream).map(offer -> {
       JsonObject copy = offer.copy();
-      if (FALLBACK.contains(copy.getString("id"))) {
+      if (BenchFleet.FALLBACK.contains(copy.getString("id"))) {
         copy.fieldNames().removeIf(name -> name.startsWith("uptime"));
       }
       return copy.encode();

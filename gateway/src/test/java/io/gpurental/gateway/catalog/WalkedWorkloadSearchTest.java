@@ -16,7 +16,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,17 +28,10 @@ import org.junit.jupiter.api.Test;
 @GatewayTest
 class WalkedWorkloadSearchTest {
   private static final Instant HOUR = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(1, ChronoUnit.HOURS);
-  private static final Set<String> FALLBACK = Set.of("off_b4", "off_b9", "off_b15", "off_b11", "off_b16", "off_b21");
 
   @Test
   void walkedPagesListWhatTheWholeSearchLists(TestGateway node) throws IOException {
-    BenchFleet.seed(node, 24);
-    node.sql("UPDATE offers SET gpu_counts = '{2,4}' WHERE id ~ '^off_b[0-9]*7$'");
-    node.sql("UPDATE offers SET gpu_counts = '{8}' WHERE id ~ '^off_b[0-9]*3$'");
-    node.sql("UPDATE offer_figures SET prices_seen = 0, amount_per_gpu_hour = 1, uptime_at = now() - interval '2 hours',"
-        + " uptime_30d = 0.01 WHERE offer_id IN ('off_b4', 'off_b9', 'off_b15')");
-    node.sql("DELETE FROM offer_figures WHERE offer_id IN ('off_b11', 'off_b16', 'off_b21')");
-    TestGateway.await(node.gateway().vertx().eventBus().request(CatalogChanges.ADDRESS, "test"));
+    BenchFleet.seedWithStaleFigures(node);
 
     String soon = "start=" + HOUR;
     String tomorrow = "start=" + HOUR.plus(1, ChronoUnit.DAYS) + "&hours=24";
@@ -100,7 +92,7 @@ class WalkedWorkloadSearchTest {
       JsonObject copy = page.copy();
       copy.getJsonArray("data").forEach(o -> {
         JsonObject offer = (JsonObject) o;
-        if (FALLBACK.contains(offer.getString("id"))) {
+        if (BenchFleet.FALLBACK.contains(offer.getString("id"))) {
           offer.fieldNames().removeIf(name -> name.startsWith("uptime"));
         }
       });

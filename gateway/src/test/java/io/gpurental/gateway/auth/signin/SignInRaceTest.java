@@ -2,15 +2,13 @@ package io.gpurental.gateway.auth.signin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.gpurental.gateway.auth.Csrf;
 import io.gpurental.gateway.auth.Sessions;
 import io.gpurental.gateway.config.RateLimitConfig;
 import io.gpurental.gateway.platform.ratelimit.RateLimiter;
-import io.gpurental.gateway.testing.FreePorts;
+import io.gpurental.gateway.testing.AloneMember;
 import io.gpurental.gateway.testing.SlowSessionStore;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.Future;
@@ -24,7 +22,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +40,7 @@ class SignInRaceTest {
   @BeforeAll
   static void start() {
     vertx = Vertx.vertx();
-    hazelcast = Hazelcast.newHazelcastInstance(aloneMember());
+    hazelcast = Hazelcast.newHazelcastInstance(AloneMember.config("sign-in-race"));
     Sessions sessions = new Sessions(vertx, new SlowSessionStore(vertx, Duration.ofMillis(STORE_DELAY_MS)), false, Duration.ofHours(1), Duration.ofHours(12));
     Router router = Router.router(vertx);
     new SignInRoutes(Map.of("fake", new FakeProvider()), sessions, null, new Csrf(URI.create("http://127.0.0.1")),
@@ -76,18 +73,6 @@ class SignInRaceTest {
 
   private static HttpRequest get(String url) {
     return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build();
-  }
-
-  private static Config aloneMember() {
-    Config config = new Config().setClusterName("sign-in-race-" + UUID.randomUUID());
-    config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.getNetworkConfig().setPort(FreePorts.next()).setPortAutoIncrement(false);
-    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-    JoinConfig join = config.getNetworkConfig().getJoin();
-    join.getMulticastConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(false);
-    join.getAutoDetectionConfig().setEnabled(false);
-    return config;
   }
 
   private static final class FakeProvider implements IdentityProvider {

@@ -3,14 +3,11 @@ package io.gpurental.gateway.platform.jobs;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import io.gpurental.gateway.testing.FreePorts;
+import io.gpurental.gateway.testing.AloneMember;
 import io.gpurental.gateway.testing.TestGateway;
 import io.vertx.core.Vertx;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +23,7 @@ class HazelcastJobLocksTest {
 
   @BeforeAll
   static void start() {
-    hazelcast = Hazelcast.newHazelcastInstance(aloneMember());
+    hazelcast = Hazelcast.newHazelcastInstance(AloneMember.config("job-locks"));
     frozenNode = Vertx.vertx();
     otherNode = Vertx.vertx();
   }
@@ -52,17 +49,5 @@ class HazelcastJobLocksTest {
     TestGateway.await(other.unlock("jobs.late"));
     assertTrue(TestGateway.await(frozen.tryLock("jobs.late")), "its owner freed it");
     TestGateway.await(frozen.unlock("jobs.late"));
-  }
-
-  private static Config aloneMember() {
-    Config config = new Config().setClusterName("job-locks-" + UUID.randomUUID());
-    config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.getNetworkConfig().setPort(FreePorts.next()).setPortAutoIncrement(false);
-    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-    JoinConfig join = config.getNetworkConfig().getJoin();
-    join.getMulticastConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(false);
-    join.getAutoDetectionConfig().setEnabled(false);
-    return config;
   }
 }

@@ -1,5 +1,6 @@
 package io.gpurental.gateway.fleet;
 
+import io.gpurental.agent.runtime.InstanceFailure;
 import io.gpurental.gateway.platform.Futures;
 import io.gpurental.gateway.platform.Hashes;
 import io.vertx.core.Future;
@@ -90,7 +91,9 @@ public final class AgentFleet implements Fleet {
       case InstanceLifecycle.RUNNING -> events.running(reservationId, ssh.orElseThrow()).mapEmpty();
       case InstanceLifecycle.PULLING -> events.pulling(reservationId, report.pull().bytesDone(),
           report.pull().bytesTotal()).mapEmpty();
-      case InstanceLifecycle.FAILED -> events.failed(reservationId, "host agent: " + report.reason()).mapEmpty();
+      case InstanceLifecycle.FAILED -> (InstanceFailure.RENTERS_DOING.contains(report.reason())
+          ? events.endedByRenter(reservationId, report.reason())
+          : events.failed(reservationId, "host agent: " + report.reason())).mapEmpty();
       default -> Future.succeededFuture();
     };
   }

@@ -14,6 +14,15 @@ public interface InstanceEvents {
   Future<Boolean> failed(String reservationId, String reason);
 
   /**
+   * The instance's own process ended it, the renter's doing and not the host's (the agent's
+   * {@code instance_exited}: its command exited, init was signalled from inside, it ran out of its
+   * own memory limit): the reservation ends as cancelling at this moment would, with that refund.
+   */
+  default Future<Boolean> endedByRenter(String reservationId, String reason) {
+    return Future.succeededFuture(false);
+  }
+
+  /**
    * The host is pulling the instance's image: {@code bytesDone} of {@code bytesTotal} (null: not
    * known). The reservation shows it in its events; the pull's time counts against the ready guarantee.
    */

@@ -34,49 +34,77 @@ final class Cancellations {
     this.instances = instances;
   }
 
-  private record Cancelled(String accountId, ReservationStatus was, List<String> refunds, List<String> openCheckouts) {}
-
   Future<JsonObject> cancel(Principal caller, String id) {
     // what was paid matters only to a paid reservation's refund: an unpaid hold skips the query
-    return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row ->
-        (row.status().paidAndLive() ? PaymentViewRepository.amountKept(tx, id) : Future.succeededFuture(0L))
-            .compose(kept -> {
+    return repository.pool().withTransaction(tx -> lock(tx, id, caller).compose(row -> {
           ReservationStatus status = row.status();
-          boolean paid = status.paidAndLive();
-          if (!paid && status != ReservationStatus.PENDING_PAYMENT && status != ReservationStatus.AWAITING_APPROVAL) {
+          if (!status.paidAndLive() && status != ReservationStatus.PENDING_PAYMENT
+              && status != ReservationStatus.AWAITING_APPROVAL) {
             throw new Conflict("This reservation is " + status + "; only pending, confirmed, provisioning or running"
                 + " reservations can be cancelled.", new JsonObject().put("reservation_status", status.id()));
           }
-          Instant now = Instant.now();
-          RefundPolicy.Refund policy = paid ? repository.policy().bookedWith(row.feeBps()).refundFor(kept, row.start(), row.end(), now)
-              : new RefundPolicy.Refund(0, 0, 0);
-          return creditInterruption(tx, id, status, now).compose(credit -> {
-            // the refund is of the unused hours as paid; the lost time before them is the credit's
-            long amount = Math.min(policy.amount(), Math.max(0, kept - credit.amount()));
-            String currency = row.currency();
-            String cause = "cancelled by " + by(caller, row.accountId())
-                + (paid ? "; refund " + Money.format(amount, currency)
-                    + (policy.fee() > 0 ? " after a " + Money.format(policy.fee(), currency) + " fee" : "") : "");
-            return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
-                .compose(v -> auditForeignCancel(tx, caller, row.accountId(), id, status, amount, currency))
-                .compose(v -> ExtensionRepository.cancelPendingOf(tx, id))
-                .compose(v -> Payments.cancelPending(tx, id))
-                .compose(sessions -> Payments.refundReservation(tx, id, amount, "cancellation")
-                    .map(ids -> new Cancelled(row.accountId(), status, concat(credit.refunds(), ids), sessions)));
-          });
-        })))
-        .compose(done -> {
-          done.openCheckouts().forEach(payments::expire);
-          CatalogChanges.publish(vertx, "reservation cancelled");
-          if (done.was() == ReservationStatus.PROVISIONING || done.was() == ReservationStatus.RUNNING) {
-            instances.stop(id);
-          }
-          // announced once the refund has its answer, so live readers see it settled
-          return payments.executeRefunds(done.refunds())
-              .onComplete(v -> ReservationEvents.publish(vertx, id, done.accountId(), ReservationStatus.CANCELLED.id()));
-        })
+          return end(tx, id, row, "cancelled by " + by(caller, row.accountId()))
+              .compose(done -> auditForeignCancel(tx, caller, row.accountId(), id, status, done.refund(), row.currency())
+                  .map(done));
+        }))
+        .compose(done -> announce(id, done))
         .compose(v -> repository.findJson(repository.pool(), id, caller.accountId(), caller.isOperator()))
         .map(found -> found.orElseThrow());
+  }
+
+  /**
+   * The renter's own process ended the instance (its command exited, init was signalled from
+   * inside, it ran out of its own memory): not a host failure, so the reservation ends as the
+   * renter's cancellation at this moment would, with the same refund and nothing more. False when
+   * it is no longer a paid and live reservation (ended meanwhile, or a repeated report).
+   */
+  Future<Boolean> endedByRenter(String id, String reason) {
+    return repository.pool().withTransaction(tx -> ReservationRepository.lock(tx, id).compose(found ->
+            found.isEmpty() || !found.get().status().paidAndLive() ? Future.succeededFuture((Cancelled) null)
+                : end(tx, id, found.get(), "ended by the instance's own process (" + reason + "), as a cancellation")))
+        .compose(done -> done == null ? Future.succeededFuture(false) : announce(id, done).map(true));
+  }
+
+  private record Cancelled(String accountId, ReservationStatus was, long refund, List<String> refunds,
+      List<String> openCheckouts) {}
+
+  /**
+   * Ends the locked reservation as cancelled now: a paid one refunded by the policy it was booked
+   * under (less any downtime credit granted with it), written pending in this transaction.
+   */
+  private Future<Cancelled> end(SqlConnection tx, String id, ReservationRepository.Locked row, String what) {
+    ReservationStatus status = row.status();
+    boolean paid = status.paidAndLive();
+    return (paid ? PaymentViewRepository.amountKept(tx, id) : Future.succeededFuture(0L)).compose(kept -> {
+      Instant now = Instant.now();
+      RefundPolicy.Refund policy = paid ? repository.policy().bookedWith(row.feeBps()).refundFor(kept, row.start(), row.end(), now)
+          : new RefundPolicy.Refund(0, 0, 0);
+      return creditInterruption(tx, id, status, now).compose(credit -> {
+        // the refund is of the unused hours as paid; the lost time before them is the credit's
+        long amount = Math.min(policy.amount(), Math.max(0, kept - credit.amount()));
+        String currency = row.currency();
+        String cause = what + (paid ? "; refund " + Money.format(amount, currency)
+            + (policy.fee() > 0 ? " after a " + Money.format(policy.fee(), currency) + " fee" : "") : "");
+        return ReservationRepository.transition(tx, id, status, ReservationStatus.CANCELLED, cause, true)
+            .compose(v -> ExtensionRepository.cancelPendingOf(tx, id))
+            .compose(v -> Payments.cancelPending(tx, id))
+            .compose(sessions -> Payments.refundReservation(tx, id, amount, "cancellation")
+                .map(ids -> new Cancelled(row.accountId(), status, amount, concat(credit.refunds(), ids), sessions)));
+      });
+    });
+  }
+
+  /** After commit: open checkouts expired, the catalog, the instance stopped, the refunds, the renter. */
+  private Future<Void> announce(String id, Cancelled done) {
+    done.openCheckouts().forEach(payments::expire);
+    CatalogChanges.publish(vertx, "reservation cancelled");
+    if (done.was() == ReservationStatus.PROVISIONING || done.was() == ReservationStatus.RUNNING) {
+      instances.stop(id);
+    }
+    // announced once the refund has its answer, so live readers see it settled
+    return payments.executeRefunds(done.refunds())
+        .onComplete(v -> ReservationEvents.publish(vertx, id, done.accountId(), ReservationStatus.CANCELLED.id()))
+        .mapEmpty();
   }
 
   /** A downtime credit granted on cancelling: its amount and the refunds that move it. */

@@ -23,6 +23,11 @@ final class InstanceProgressRepository {
       WHERE r.id = $1 AND r.status = 'provisioning'
         AND NOT EXISTS (SELECT 1 FROM reservation_events e WHERE e.reservation_id = r.id AND e.cause LIKE $3)
       RETURNING id""";
+  /** The first and last pull report of an image the renter chose themselves (no template): its pull is theirs. */
+  private static final String OWN_IMAGE_PULL = """
+      SELECT min(e.at) AS first, max(e.at) AS last FROM reservation_events e JOIN reservations r ON r.id = e.reservation_id
+      WHERE e.reservation_id = $1 AND r.image_template_id IS NULL AND r.image_ref IS NOT NULL
+        AND e.cause LIKE 'pulling the image%'""";
   private static final String SET_PORTS = "UPDATE reservations SET published_ports = $2 WHERE id = $1";
 
   private InstanceProgressRepository() {}
@@ -35,6 +40,22 @@ final class InstanceProgressRepository {
     String cause = step + " (" + size(bytesDone) + (bytesTotal == null ? "" : " of " + size(bytesTotal)) + ")";
     return client.preparedQuery(PULL_EVENT).execute(Tuple.of(reservationId, cause, like(step) + " (%"))
         .map(rows -> rows.rowCount() > 0);
+  }
+
+  /** The time from the first to the last pull report of the renter's own image; empty: no such pull. */
+  record OwnImagePull(java.time.Instant first, java.time.Instant last) {
+    java.time.Duration duration() {
+      return java.time.Duration.between(first, last);
+    }
+  }
+
+  static Future<java.util.Optional<OwnImagePull>> ownImagePull(SqlClient client, String reservationId) {
+    return client.preparedQuery(OWN_IMAGE_PULL).execute(Tuple.of(reservationId)).map(rows -> {
+      io.vertx.sqlclient.Row row = rows.iterator().next();
+      return row.getOffsetDateTime("first") == null ? java.util.Optional.empty()
+          : java.util.Optional.of(new OwnImagePull(row.getOffsetDateTime("first").toInstant(),
+              row.getOffsetDateTime("last").toInstant()));
+    });
   }
 
   static Future<Void> setPorts(SqlClient tx, String reservationId, List<PublishedPort> ports) {

@@ -30,7 +30,8 @@ final class ReadyGuarantee {
     return "If your instance is not running within " + deadline.toMinutes() + " minutes of the"
         + " start (or of your payment, if later), every started hour of delay is credited to your card"
         + " automatically; if it never starts before the window ends, you get everything back."
-        + " Downtime while it runs is credited by the started hour.";
+        + " Pulling an image of your own (not one of our templates) is your time, not a delay: it is"
+        + " not counted. Downtime while it runs is credited by the started hour.";
   }
 
   /**
@@ -44,13 +45,19 @@ final class ReadyGuarantee {
         return Future.succeededFuture(List.of());
       }
       CreditRepository.Basis basis = found.get();
-      Duration delay = Duration.between(basis.dueAt(), now);
-      if (delay.compareTo(deadline) <= 0) {
-        return Future.succeededFuture(List.of());
-      }
-      String reason = "ready " + minutes(delay) + " min after it was due (guarantee: " + deadline.toMinutes() + " min)";
-      return Credits.grant(tx, id, basis, Credits.READY_LATE, reason, basis.dueAt(), now,
-          Credits.startedHours(basis.dueAt(), now));
+      return InstanceProgressRepository.ownImagePull(tx, id).compose(pull -> {
+        // the renter's own image: its pull is the renter's time, not the host's delay
+        Duration pulling = pull.map(InstanceProgressRepository.OwnImagePull::duration).orElse(Duration.ZERO);
+        Duration delay = Duration.between(basis.dueAt(), now).minus(pulling);
+        if (delay.compareTo(deadline) <= 0) {
+          return Future.succeededFuture(List.<String>of());
+        }
+        String reason = "ready " + minutes(delay) + " min after it was due (guarantee: " + deadline.toMinutes() + " min"
+            + (pull.isPresent() ? "; the " + minutes(pulling) + " min pulling your own image not counted" : "") + ")";
+        Instant lateUntil = basis.dueAt().plus(delay);
+        return Credits.grant(tx, id, basis, Credits.READY_LATE, reason, basis.dueAt(), lateUntil,
+            Credits.startedHours(basis.dueAt(), lateUntil));
+      });
     });
   }
 
@@ -66,12 +73,18 @@ final class ReadyGuarantee {
       if (basis == null || basis.status() != ReservationStatus.PROVISIONING || basis.end().isAfter(Instant.now())) {
         return Future.succeededFuture((HostFailures.Failed) null);
       }
-      String reason = "never became ready before the window ended";
-      return Credits.grant(tx, id, basis, Credits.NEVER_READY, reason, basis.dueAt(), basis.end(),
-              (int) basis.totalHours())
+      return InstanceProgressRepository.ownImagePull(tx, id).compose(pull -> {
+        // still pulling the renter's own image at the end: only the time before its pull is the host's
+        Instant hostsUntil = pull.map(InstanceProgressRepository.OwnImagePull::first).orElse(basis.end());
+        int hours = pull.isEmpty() ? (int) basis.totalHours() : Credits.startedHours(basis.dueAt(), hostsUntil);
+        String reason = "never became ready before the window ended"
+            + (pull.isEmpty() ? "" : " (your own image was pulling from " + pull.get().first() + ")");
+        return Credits.grant(tx, id, basis, Credits.NEVER_READY, reason, basis.dueAt(), hostsUntil, hours)
           .compose(refunds -> ReservationRepository.transition(tx, id, ReservationStatus.PROVISIONING,
-                  ReservationStatus.FAILED, reason + "; refunded in full", true)
+                  ReservationStatus.FAILED, reason + (pull.isEmpty() ? "; refunded in full" : "; " + hours
+                      + " h before the pull credited"), true)
               .map(moved -> moved ? new HostFailures.Failed(id, basis.accountId(), refunds) : null));
+      });
     });
   }
 

@@ -41,6 +41,7 @@ public record RefundPolicy(int feeBps) {
     String fee = feeBps % 100 == 0 ? String.valueOf(feeBps / 100) : String.valueOf(feeBps / 100.0);
     return "Cancel before the start for a full refund. After the start, the unused whole hours are refunded"
         + (feeBps == 0 ? "" : " minus a " + fee + " % cancellation fee") + "; hours already begun are not."
-        + " Downtime is credited automatically.";
+        + " Downtime is credited automatically. If your instance's own process ends it (its command"
+        + " exits, you end its init, it runs out of its memory), it ends as if you cancelled at that moment.";
   }
 }

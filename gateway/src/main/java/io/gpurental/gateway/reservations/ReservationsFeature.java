@@ -64,7 +64,7 @@ public final class ReservationsFeature implements Feature {
     HostFailures failures = new HostFailures(vertx, repository, payments, instances);
     this.scheduler = new Scheduler(vertx, repository, instances, STUCK_AFTER, failures, payments,
         new ReadyGuarantee(pool, guarantee.readyDeadline(), failures),
-        new Downtime(vertx, repository, guarantee.failureGrace(), failures, payments));
+        new Downtime(vertx, repository, guarantee.failureGrace(), failures, payments), cancellations);
     this.schedulerEvery = config.schedulerInterval();
     instances.reportTo(scheduler); // reports of instances another node (or an earlier run) started
   }

@@ -38,9 +38,10 @@ final class Scheduler implements InstanceEvents {
   private final Payments payments;
   private final ReadyGuarantee ready;
   private final Downtime downtime;
+  private final Cancellations cancellations;
 
   Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
-      HostFailures failures, Payments payments, ReadyGuarantee ready, Downtime downtime) {
+      HostFailures failures, Payments payments, ReadyGuarantee ready, Downtime downtime, Cancellations cancellations) {
     this.vertx = vertx;
     this.repository = repository;
     this.launcher = launcher;
@@ -49,6 +50,7 @@ final class Scheduler implements InstanceEvents {
     this.payments = payments;
     this.ready = ready;
     this.downtime = downtime;
+    this.cancellations = cancellations;
   }
 
   /**
@@ -161,6 +163,11 @@ final class Scheduler implements InstanceEvents {
   @Override
   public Future<Boolean> failed(String reservationId, String reason) {
     return failures.failed(reservationId, reason);
+  }
+
+  @Override
+  public Future<Boolean> endedByRenter(String reservationId, String reason) {
+    return cancellations.endedByRenter(reservationId, reason);
   }
 
   @Override

@@ -205,6 +205,52 @@ class ContainerEndToEndTest {
     assertTrue(quote.statusCode() / 100 == 2, "both GPUs can be quoted: " + quote.body());
   }
 
+  /**
+   * The hostile renter of issue 33: 2 h booked and paid, then {@code kill -TERM 1} as root inside.
+   * Counted as a host failure, every started hour came back (all of it); it is the renter's own
+   * exit, so the reservation ends as a cancellation at that moment would, with that refund.
+   */
+  @Test
+  void aRenterWhoKillsInitGetsNoMoreBackThanCancellingWouldGive() throws Exception {
+    String offerId = enrolAndActivate();
+    assertEquals(200, ApiClient.signIn(node, "operator").put("/api/v1/operator/image-settings", new JsonObject()
+        .put("allowed_registries", new JsonArray().add("localhost"))).statusCode());
+    ApiClient renter = ApiClient.signIn(node, "kim");
+    SshLogin.KeyPair key = SshLogin.newKeyPair(renterDir);
+    HttpResponse<String> created = renter.post("/api/v1/reservations", ApiClient.reservationRequest(offerId, 1, null, 2,
+        "checkout").put("ssh_public_key", key.publicKey()).put("image", PodmanService.IMAGE));
+    assertEquals(201, created.statusCode(), created.body());
+    JsonObject reserved = new JsonObject(created.body());
+    String id = reserved.getString("id");
+    renter.payByCheckout(reserved, "4242424242424242");
+    JsonObject running = eventually(id + " running", WITHIN, () -> renter.json("/api/v1/reservations/" + id),
+        r -> "running".equals(r.getString("status")));
+    SshLogin login = SshLogin.of(running.getJsonObject("ssh"), key, renterDir);
+    eventually("a working ssh login", WITHIN, () -> login.run("true"), r -> r.exit() == 0);
+    long paid = node.sql("SELECT amount FROM payments WHERE reservation_id = '" + id + "'").iterator().next().getLong(0);
+    long cancellingWouldGive = renter.json("/api/v1/reservations/" + id).getJsonObject("cancellation")
+        .getJsonObject("refund").getLong("amount");
+
+    login.run("kill -TERM 1"); // the session ends with the container
+
+    JsonObject ended = eventually(id + " ended", WITHIN, () -> renter.json("/api/v1/reservations/" + id),
+        r -> !"running".equals(r.getString("status")));
+    assertEquals("cancelled", ended.getString("status"), ended.encode());
+    assertTrue(ended.getJsonArray("events").encode().contains("instance_exited"), ended.encode());
+    long refunded = eventually("the refund made", WITHIN, () -> node.sql("SELECT coalesce(sum(r.amount), 0),"
+        + " bool_and(r.status = 'succeeded') FROM refunds r JOIN payments p ON p.id = r.payment_id"
+        + " WHERE p.reservation_id = '" + id + "'").iterator().next(), row -> row.getBoolean(1) != null
+        && row.getBoolean(1)).getLong(0);
+    System.out.printf("renter killed init 2 h in advance paid %d: refunded %d, cancelling would have given %d%n", paid,
+        refunded, cancellingWouldGive);
+    assertTrue(refunded <= cancellingWouldGive && refunded < paid, "refunded " + refunded + " of " + paid
+        + "; a cancellation would give " + cancellingWouldGive);
+    assertEquals(0L, node.sql("SELECT count(*) FROM reservation_credits WHERE reservation_id = '" + id + "'")
+        .iterator().next().getLong(0), "no host-failure credit");
+    eventually("the GPU is free again", () -> new JsonObject(node.get("/api/v1/offers/" + offerId).body())
+        .getInteger("gpus_available"), free -> free == 2);
+  }
+
   @Test
   void anUncachedImageIsPulledFirstAndCountsAsAnUncachedStart() throws Exception {
     // a registry of this test's own (Debian's docker-registry on a free loopback port, insecure to

@@ -85,6 +85,55 @@ class ReadyGuaranteeTest {
     assertTrue(Duration.between(due, ran).toSeconds() < 60, "measured from the launch, not from the test's SQL");
   }
 
+  /**
+   * A renter's own (huge) image: the 30 minutes it pulled are the renter's time, not the host's
+   * delay, so running 38 minutes after it was due is 8 minutes late and credits nothing (counted
+   * whole, it was an hour's credit).
+   */
+  @Test
+  void pullingTheRentersOwnImageDoesNotCountAsDelay(TestGateway node, @SignedIn("operator") ApiClient operator,
+      @SignedIn("olga") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
+    node.sql("UPDATE reservations SET image_template_id = NULL, image_ref = 'registry.example/huge:1',"
+        + " due_at = now() - interval '38 minutes' WHERE id = '" + booked.id() + "'");
+    node.sql("UPDATE instances SET due_at = now() - interval '38 minutes' WHERE reservation_id = '" + booked.id() + "'");
+    assertEquals(204, agent.report(booked.id(), new JsonObject().put("state", "preparing")).statusCode());
+    assertEquals(204, agent.report(booked.id(), pulling(0)).statusCode());
+    node.sql("UPDATE reservation_events SET at = now() - interval '35 minutes' WHERE reservation_id = '" + booked.id()
+        + "' AND cause LIKE 'pulling the image%'");
+    assertEquals(204, agent.report(booked.id(), pulling(100)).statusCode());
+    node.sql("UPDATE reservation_events SET at = now() - interval '5 minutes' WHERE reservation_id = '" + booked.id()
+        + "' AND cause LIKE 'pulling the image 100%'");
+    assertEquals(204, agent.report(booked.id(), FakeAgent.running(booked.user(), 22019)).statusCode());
+
+    JsonObject running = renter.awaitStatus(booked.id(), "running");
+    assertEquals(0, running.getJsonArray("credits").size(), running.encode());
+    assertEquals(0, refunds(running).size());
+  }
+
+  /** The same pull of a template image is the host's: the whole 38 minutes count, an hour is credited. */
+  @Test
+  void pullingATemplateImageStillCountsAsDelay(TestGateway node, @SignedIn("operator") ApiClient operator,
+      @SignedIn("oleg") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
+    node.sql("UPDATE reservations SET image_template_id = 'img_any', image_ref = 'registry.example/t@sha256:"
+        + "0".repeat(64) + "', due_at = now() - interval '38 minutes' WHERE id = '" + booked.id() + "'");
+    assertEquals(204, agent.report(booked.id(), new JsonObject().put("state", "preparing")).statusCode());
+    assertEquals(204, agent.report(booked.id(), pulling(0)).statusCode());
+    node.sql("UPDATE reservation_events SET at = now() - interval '35 minutes' WHERE reservation_id = '" + booked.id()
+        + "' AND cause LIKE 'pulling the image%'");
+    assertEquals(204, agent.report(booked.id(), FakeAgent.running(booked.user(), 22020)).statusCode());
+    JsonObject running = renter.await(booked.id(), r -> r.getJsonArray("credits").size() == 1, "credited");
+    assertEquals(ONE_HOUR, running.getJsonArray("credits").getJsonObject(0).getJsonObject("amount").getLong("amount"));
+  }
+
+  private static JsonObject pulling(int percent) {
+    return new JsonObject().put("state", "pulling").put("pull", new JsonObject().put("bytes_done", percent * 10_000_000L)
+        .put("bytes_total", 1_000_000_000L));
+  }
+
   @Test
   void anInstanceThatNeverRunsIsRefundedInFullWhenItsWindowEnds(TestGateway node,
       @SignedIn("operator") ApiClient operator, @SignedIn("frank") ApiClient renter) {

@@ -12,8 +12,16 @@ public final class InstanceFailure extends RuntimeException {
   public static final String TIMEOUT = "timeout";
   /** The pull failed or the image cannot run the supplied sshd (Fleet III). */
   public static final String IMAGE_UNAVAILABLE = "image_unavailable";
+  /**
+   * The instance's own process ended it: its command exited, its init was signalled from inside, or
+   * it ran out of its own memory limit. The renter's doing, not the host's: the gateway ends the
+   * reservation as a cancellation at that moment would.
+   */
+  public static final String INSTANCE_EXITED = "instance_exited";
   public static final Set<String> REASONS = Set.of(GPU_UNAVAILABLE, USER_SETUP_FAILED, SSHD_FAILED,
-      RUNTIME_ERROR, TIMEOUT, IMAGE_UNAVAILABLE);
+      RUNTIME_ERROR, TIMEOUT, IMAGE_UNAVAILABLE, INSTANCE_EXITED);
+  /** The reasons that are the renter's doing, not the host's: the gateway does not refund them as host failures. */
+  public static final Set<String> RENTERS_DOING = Set.of(INSTANCE_EXITED);
 
   private final String reason;
 

@@ -55,6 +55,8 @@ public final class ContainerRuntime implements InstanceRuntime {
   private final String scope;
   private volatile BiConsumer<String, InstanceReport> progress = (id, report) -> { };
   private volatile Boolean diskQuota;
+  /** The last listing could not reach the engine: exits seen next may be its restart's, so the host's. */
+  private volatile boolean lastListingFailed;
 
   public ContainerRuntime(Vertx vertx, Settings settings, Commands commands) {
     this.vertx = vertx;
@@ -113,7 +115,17 @@ public final class ContainerRuntime implements InstanceRuntime {
 
   @Override
   public Future<List<ActualInstance>> list() {
-    return vertx.executeBlocking(this::listBlocking, false);
+    return vertx.executeBlocking(() -> {
+      boolean engineWasDown = lastListingFailed;
+      try {
+        List<ActualInstance> found = listBlocking(engineWasDown);
+        lastListingFailed = false;
+        return found;
+      } catch (IOException | RuntimeException e) {
+        lastListingFailed = true;
+        throw e;
+      }
+    }, false);
   }
 
   @Override
@@ -137,7 +149,7 @@ public final class ContainerRuntime implements InstanceRuntime {
     }, false);
   }
 
-  private List<ActualInstance> listBlocking() throws IOException {
+  private List<ActualInstance> listBlocking(boolean engineWasDown) throws IOException {
     gpus.check(List.of()); // a GPU found dirty is looked at again on every listing until clean
     Map<String, JsonObject> containers = Labels.byInstance(engine.containers(scoped()), "Labels");
     List<ActualInstance> found = new ArrayList<>();
@@ -148,7 +160,8 @@ public final class ContainerRuntime implements InstanceRuntime {
       published.put(id, Labels.ports(labels));
       boolean running = "running".equals(c.getValue().getString("State"));
       SshEndpoint ssh = running ? adopt(id, labels) : null;
-      found.add(new ActualInstance(id, ssh, ssh == null ? InstanceFailure.RUNTIME_ERROR : null));
+      found.add(new ActualInstance(id, ssh, ssh != null ? null
+          : running ? InstanceFailure.RUNTIME_ERROR : exitReason(c.getValue().getString("Id"), engineWasDown)));
     }
     // a network or volume without its container is the leftover of a start or stop cut short
     for (String id : Labels.byInstance(engine.networks(scoped()), "Labels").keySet()) {
@@ -162,6 +175,14 @@ public final class ContainerRuntime implements InstanceRuntime {
       }
     }
     return found;
+  }
+
+  /** Whose doing the end of a container found not running was (the renter's own exit, or the host's). */
+  private String exitReason(String containerId, boolean engineWasDown) throws IOException {
+    JsonObject inspected = engine.inspect(containerId);
+    String reason = ExitCause.reasonOf(inspected, engineWasDown);
+    LOG.info("container {} is not running ({}): {}", containerId, ExitCause.describe(inspected), reason);
+    return reason;
   }
 
   /** A running container found by label: its endpoint from the agent's own files and labels. */

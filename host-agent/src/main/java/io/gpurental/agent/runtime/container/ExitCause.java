@@ -6,16 +6,16 @@ import io.vertx.core.json.JsonObject;
 /**
  * Whose doing a container's end was, read from the engine's record of it ({@code State} and
  * {@code HostConfig} of the inspect): the renter's ({@code instance_exited}) or the host's
- * ({@code runtime_error}). Only the renter's own process can make the container exit on its own:
- * its command returns, init forwards a signal sent from inside ({@code kill 1}), or the container
- * runs out of the memory limit it was given. What only the host can do is the host's: a SIGKILL
- * (exit 137 without an OOM: a process inside cannot SIGKILL its namespace's init, so it came from
- * outside, such as the kernel's host-wide OOM killer), an engine error, an OOM without a limit of
- * its own, a container that never ran, and any exit seen right after the engine was unreachable
- * (an engine restart stops every container).
+ * ({@code runtime_error}). A container that exits while the engine keeps running was ended by its
+ * own processes: its init forwards a signal sent from inside ({@code kill 1}), or its child was
+ * killed from inside ({@code kill -9} of the SSH server: exit 137, the same code a SIGKILL from
+ * outside gives, so 137 tells nothing), or it ran out of the memory limit it was given. The
+ * host's are what only the host does: an engine error, an OOM without a memory limit of its own
+ * (the host let it starve), a container that never ran or is gone, and any exit seen right after
+ * the engine was unreachable (an engine restart stops every container). Host reboots, silent hosts
+ * and faulty GPUs reach the gateway by their own paths (heartbeats, GPU health), not as exits.
  */
 final class ExitCause {
-  private static final int KILLED = 137;
   private static final java.util.Set<String> ENDED = java.util.Set.of("exited", "stopped");
 
   private ExitCause() {}
@@ -34,8 +34,7 @@ final class ExitCause {
       long limit = inspected.getJsonObject("HostConfig", new JsonObject()).getLong("Memory", 0L);
       return limit > 0 ? InstanceFailure.INSTANCE_EXITED : InstanceFailure.RUNTIME_ERROR;
     }
-    return state.getInteger("ExitCode", -1) == KILLED || state.getInteger("ExitCode", -1) < 0
-        ? InstanceFailure.RUNTIME_ERROR : InstanceFailure.INSTANCE_EXITED;
+    return state.getInteger("ExitCode", -1) < 0 ? InstanceFailure.RUNTIME_ERROR : InstanceFailure.INSTANCE_EXITED;
   }
 
   /** The exit in words, for the agent's log. */

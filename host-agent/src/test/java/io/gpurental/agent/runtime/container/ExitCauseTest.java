@@ -18,11 +18,12 @@ class ExitCauseTest {
     assertEquals(RENTER, ExitCause.reasonOf(exited(1, false, 0).put("State", state("stopped", 1, false)), false),
         "Podman's 'stopped' before cleanup");
     assertEquals(RENTER, ExitCause.reasonOf(exited(137, true, 256L << 20), false), "OOM within its own limit");
+    assertEquals(RENTER, ExitCause.reasonOf(exited(137, false, 256L << 20), false),
+        "its SSH server SIGKILLed from inside: 137, as from outside");
   }
 
   @Test
   void whatOnlyTheHostCanDoIsTheHosts() {
-    assertEquals(HOST, ExitCause.reasonOf(exited(137, false, 256L << 20), false), "SIGKILL from outside");
     assertEquals(HOST, ExitCause.reasonOf(exited(137, true, 0), false), "OOM without a limit of its own: the host's");
     assertEquals(HOST, ExitCause.reasonOf(exited(0, false, 0), true), "right after the engine was unreachable");
     assertEquals(HOST, ExitCause.reasonOf(null, false), "gone");

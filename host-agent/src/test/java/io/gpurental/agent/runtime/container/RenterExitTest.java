@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A renter who ends their own container from inside ({@code kill -TERM 1}, as root) is reported
  * {@code instance_exited}, the renter's doing, which the gateway does not refund as a host
- * failure; a container killed from outside (SIGKILL, as the host's OOM killer does) is still the
- * host's {@code runtime_error}.
+ * failure, and so is SIGKILLing its SSH server from inside (exit 137); a container removed on the
+ * host is still the host's {@code runtime_error}.
  */
 class RenterExitTest {
   static PodmanService podman;
@@ -53,12 +53,23 @@ class RenterExitTest {
     runtime.stop(d.id()).await();
   }
 
+  /** Not init but its child, the SSH server, SIGKILLed from inside: exit 137, still the renter's own doing. */
   @Test
-  void aSigkillFromOutsideIsTheHostsFailure() throws Exception {
+  void killingTheSshServerFromInsideIsTheRentersExitToo() throws Exception {
+    ContainerRuntime runtime = podman.runtime(vertx, "state", ports);
+    DesiredInstance d = instance("9", 1);
+    renter.run(runtime.start(d).await(), "kill -9 $(cat /proc/1/task/1/children)");
+    assertEquals(InstanceFailure.INSTANCE_EXITED, eventuallyNotRunning(runtime, d.id()).failureReason());
+    runtime.stop(d.id()).await();
+  }
+
+  /** A container removed on the host (by anyone but the agent) is not the renter's doing. */
+  @Test
+  void aContainerRemovedOnTheHostIsTheHostsFailure() throws Exception {
     ContainerRuntime runtime = podman.runtime(vertx, "state", ports);
     DesiredInstance d = instance("x", 1);
     runtime.start(d).await();
-    podman.cli("kill", "--signal", "KILL", Names.container(d.id()));
+    new Engine(podman.socket).remove(Names.container(d.id())); // through the engine: its mounts are its own
     assertEquals(InstanceFailure.RUNTIME_ERROR, eventuallyNotRunning(runtime, d.id()).failureReason());
     runtime.stop(d.id()).await();
   }

@@ -39,6 +39,9 @@ final class Scheduler implements InstanceEvents {
   private final ReadyGuarantee ready;
   private final Downtime downtime;
   private final Cancellations cancellations;
+  private final Handover handover;
+  /** 0.2, 0.4, … 3.2 s: six tries within about 6 s. */
+  private static final long HANDOVER_BACKOFF_MS = 200;
 
   Scheduler(Vertx vertx, ReservationRepository repository, Fleet launcher, Duration stuckAfter,
       HostFailures failures, Payments payments, ReadyGuarantee ready, Downtime downtime, Cancellations cancellations) {
@@ -51,6 +54,7 @@ final class Scheduler implements InstanceEvents {
     this.ready = ready;
     this.downtime = downtime;
     this.cancellations = cancellations;
+    this.handover = new Handover(vertx, launcher, HANDOVER_BACKOFF_MS);
   }
 
   /**
@@ -111,8 +115,7 @@ final class Scheduler implements InstanceEvents {
   private Future<Void> launch(String[] ids) {
     return repository.launches(ids, (int) stuckAfter.toSeconds())
         .map(rows -> {
-          rows.forEach(row -> launcher.start(launchOf(row), this)
-              .onFailure(e -> LOG.warn("Host did not take {}: {}", row.getString("id"), e.getMessage())));
+          rows.forEach(row -> handover.start(launchOf(row), this));
           return null;
         });
   }

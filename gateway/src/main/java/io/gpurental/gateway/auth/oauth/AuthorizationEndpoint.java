@@ -70,19 +70,19 @@ final class AuthorizationEndpoint {
     MultiMap params = ctx.queryParams();
     String redirectUri = params.get("redirect_uri");
     clients.resolve(params.get("client_id"))
-        .recover(failure -> Future.failedFuture(new Invalid("Unknown or unusable client_id: " + failure.getMessage()
-            + ". Register at POST /oauth/register or use a client metadata document URL.")))
+        .onFailure(failure -> refuse(ctx, "invalid_client", "Unknown or unusable client_id: " + failure.getMessage()
+            + ". Register at POST /oauth/register or use a client metadata document URL."))
         .onSuccess(client -> {
           String redirect = redirectUri != null ? redirectUri
               : client.redirectUris().size() == 1 ? client.redirectUris().get(0) : null;
           if (redirect == null || !client.allowsRedirect(redirect)) {
-            ctx.fail(new Invalid("redirect_uri is missing or not one the client registered."));
+            refuse(ctx, "invalid_request", "redirect_uri is missing or not one the client registered.");
             return;
           }
           String state = params.get("state");
           Optional<String[]> error = problem(params);
           if (error.isPresent()) {
-            redirectWithError(ctx, redirect, state, error.get()[0], error.get()[1]);
+            refuse(ctx, error.get()[0], error.get()[1]);
             return;
           }
           String requestId = Ids.randomBase62(24);
@@ -93,8 +93,15 @@ final class AuthorizationEndpoint {
           String consent = "/oauth/consent?request=" + requestId;
           redirect(ctx, sessions.accountOf(ctx).isPresent() ? consent
               : "/signin?return_to=" + URLEncoder.encode(consent, StandardCharsets.UTF_8));
-        })
-        .onFailure(ctx::fail);
+        });
+  }
+
+  /** A request refused before consent: an HTML 400 page, never a redirect to the client ({@link AuthorizationErrorPage}). */
+  private static void refuse(RoutingContext ctx, String error, String description) {
+    ctx.response().setStatusCode(400).putHeader("Content-Type", "text/html; charset=utf-8")
+        .putHeader("Cache-Control", "no-store").putHeader("X-Frame-Options", "DENY")
+        .putHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+        .end(AuthorizationErrorPage.render(error, description));
   }
 
   /** What is wrong with a request whose client and redirect URI are fine: [error, description]. */

@@ -52,6 +52,11 @@ final class OAuthDance {
   }
 
   /** GET /oauth/authorize with these parameters (null values left out); the redirect it answers. */
+  /** The authorization endpoint's answer itself (not followed). */
+  HttpResponse<String> authorizeAnswer(Map<String, String> params) {
+    return browser.get(node.url("/oauth/authorize?" + form(params)));
+  }
+
   String authorizeRedirect(Map<String, String> params) {
     HttpResponse<String> response = browser.get(node.url("/oauth/authorize?" + form(params)));
     return browser.location(response);

@@ -165,8 +165,7 @@ class OAuthFlowTest {
     OAuthDance dance = new OAuthDance(node, "oauth-wim");
     Map<String, String> elsewhere = OAuthDance.request(clientId, Pkce.challenge(Pkce.newVerifier()));
     elsewhere.put("resource", "https://elsewhere.example/mcp");
-    Map<String, String> refused = WebSession.query(dance.authorizeRedirect(elsewhere));
-    assertEquals("invalid_target", refused.get("error"));
+    assertRefusedHere(dance.authorizeAnswer(elsewhere), "invalid_target");
 
     OAuthDance.Authorized authorized = dance.authorize(clientId, OAuthDance.allow());
     Map<String, String> exchange = OAuthDance.codeExchange(authorized.code(), clientId, authorized.verifier());
@@ -191,13 +190,11 @@ class OAuthFlowTest {
     OAuthDance dance = new OAuthDance(node, "oauth-xia");
     Map<String, String> plain = OAuthDance.request(clientId, Pkce.challenge(Pkce.newVerifier()));
     plain.put("code_challenge_method", "plain");
-    Map<String, String> plainRefused = WebSession.query(dance.authorizeRedirect(plain));
-    assertEquals("invalid_request", plainRefused.get("error"));
-    assertTrue(plainRefused.get("error_description").contains("S256"), plainRefused.toString());
+    assertTrue(assertRefusedHere(dance.authorizeAnswer(plain), "invalid_request").contains("S256"));
     Map<String, String> none = OAuthDance.request(clientId, Pkce.challenge(Pkce.newVerifier()));
     none.remove("code_challenge");
     none.remove("code_challenge_method");
-    assertEquals("invalid_request", WebSession.query(dance.authorizeRedirect(none)).get("error"));
+    assertRefusedHere(dance.authorizeAnswer(none), "invalid_request");
 
     OAuthDance.Authorized authorized = dance.authorize(clientId, OAuthDance.allow());
     Map<String, String> noVerifier = OAuthDance.codeExchange(authorized.code(), clientId, authorized.verifier());
@@ -267,13 +264,11 @@ class OAuthFlowTest {
   void unknownClientsAndUnregisteredRedirectsAreNotRedirectedTo() {
     OAuthDance dance = new OAuthDance(node, "oauth-zoe");
     Map<String, String> unknown = OAuthDance.request("mcpc_nobody", Pkce.challenge(Pkce.newVerifier()));
-    HttpResponse<String> refused = dance.browser.get(node.url("/oauth/authorize?" + OAuthDance.form(unknown)));
-    assertEquals(400, refused.statusCode());
-    assertTrue(refused.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+    assertRefusedHere(dance.authorizeAnswer(unknown), "invalid_client");
     String clientId = OAuthDance.register(node, "Honest Agent");
     Map<String, String> hijack = OAuthDance.request(clientId, Pkce.challenge(Pkce.newVerifier()));
     hijack.put("redirect_uri", "https://evil.example/callback");
-    assertEquals(400, dance.browser.get(node.url("/oauth/authorize?" + OAuthDance.form(hijack))).statusCode());
+    assertRefusedHere(dance.authorizeAnswer(hijack), "invalid_request");
     HttpResponse<String> badRegistration = node.send(HttpRequest.newBuilder(URI.create(node.url("/oauth/register")))
         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
             "{\"client_name\":\"x\",\"redirect_uris\":[\"http://evil.example/cb\"]}")));
@@ -293,5 +288,31 @@ class OAuthFlowTest {
       request.GET();
     }
     return node.send(request);
+  }
+
+  /**
+   * Issue 33's open redirect: a client anyone registered, with its own redirect URI, and a request
+   * the gateway refuses (here `response_type=token`). That answered an immediate 302 from this
+   * domain to the stranger's; now every refusal before consent is a 400 page here.
+   */
+  @Test
+  void aRefusedAuthorizationNeverRedirectsToTheClient() {
+    String clientId = OAuthDance.register(node, "Sneaky Redirector");
+    OAuthDance dance = new OAuthDance(node, "oauth-ozzy");
+    Map<String, String> implicit = OAuthDance.request(clientId, Pkce.challenge(Pkce.newVerifier()));
+    implicit.put("response_type", "token");
+    assertRefusedHere(dance.authorizeAnswer(implicit), "unsupported_response_type");
+    Map<String, String> unknownScope = OAuthDance.request(clientId, Pkce.challenge(Pkce.newVerifier()));
+    unknownScope.put("scope", "everything");
+    assertRefusedHere(dance.authorizeAnswer(unknownScope), "invalid_scope");
+  }
+
+  /** A 400 HTML page naming {@code error}, with no Location; its text. */
+  private static String assertRefusedHere(HttpResponse<String> answer, String error) {
+    assertEquals(400, answer.statusCode(), answer.headers().map() + " " + answer.body());
+    assertTrue(answer.headers().firstValue("Location").isEmpty(), "no redirect: " + answer.headers().map());
+    assertTrue(answer.headers().firstValue("Content-Type").orElse("").startsWith("text/html"), String.valueOf(answer.headers().map()));
+    assertTrue(answer.body().contains("<code>" + error + "</code>"), answer.body());
+    return answer.body();
   }
 }

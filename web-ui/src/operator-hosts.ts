@@ -72,6 +72,16 @@ export interface Host {
   costs_entered?: boolean;
 }
 
+/**
+ * What the host's container runtime cannot promise (`facts.container_isolation.warnings`, from the
+ * agent): Docker without user namespaces, no disk limit. Empty for other hosts.
+ */
+export function isolationWarnings(host: Host): string[] {
+  const isolation = host.facts?.['container_isolation'] as { warnings?: unknown } | null | undefined;
+  const warnings = isolation?.warnings;
+  return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
+}
+
 /** `POST /operator/hosts` answer: the host, its one-time enrolment token and the agent command. */
 export interface EnrolledHost extends Host {
   enrollment_token: string;

@@ -8,6 +8,7 @@ import {
   canActivate,
   canDeactivate,
   deactivateHost,
+  isolationWarnings,
   listHosts,
   reissueEnrolmentToken,
   revokeCredential,
@@ -178,6 +179,11 @@ function HostRow({ host, me, busy, onAct, onMaintain }: HostRowProps) {
       <td>
         <span class={`host-status host-status--${host.status}`}>{host.status}</span>
         {host.status === 'degraded' && host.health_reason && <span class="host-warning">{host.health_reason}</span>}
+        {isolationWarnings(host).map((warning, i) => (
+          <span class="host-warning" id={`isolation-${host.id}-${i}`} key={warning}>
+            {warning}
+          </span>
+        ))}
       </td>
       <td>
         {gpus}

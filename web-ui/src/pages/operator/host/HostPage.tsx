@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format';
-import { getHost, type Host } from '../../../operator-hosts';
+import { getHost, isolationWarnings, type Host } from '../../../operator-hosts';
 import type { Me } from '../../../session';
 import { CostsPanel } from './CostsPanel';
 import { CurrentTelemetry, GpuHealthBadge } from './HostHealth';
@@ -53,6 +53,11 @@ export function HostPage({ me, hostId }: { me: Me; hostId: string }) {
           <p id="host-summary">
             <span class={`host-status host-status--${host.status}`}>{host.status}</span>{' '}
             {host.status === 'degraded' && host.health_reason && <span class="host-warning">{host.health_reason}</span>}
+            {isolationWarnings(host).map((warning) => (
+              <span class="host-warning" key={warning}>
+                {warning}
+              </span>
+            ))}
             <span class="muted">
               {' '}
               Last heartbeat {host.last_heartbeat_at ? formatDateTime(host.last_heartbeat_at) : 'never'}

@@ -32,6 +32,9 @@ public final class AgentOptions {
   private double baseLoadWatts = 150;
   private Duration diskHealthInterval = Duration.ofMinutes(10);
   private SimulatedHost simulatedHost;
+  private long maxPullBytes = io.gpurental.agent.runtime.container.ContainerRuntime.Settings.DEFAULT_MAX_PULL_GB
+      * 1_000_000_000L;
+  private boolean allowDockerWithoutUserns;
 
   public AgentOptions(String gateway, Path stateDir) {
     this.gateway = Objects.requireNonNull(gateway, "gateway");
@@ -229,6 +232,35 @@ public final class AgentOptions {
   /** How often SMART is asked (default 10 min; the heartbeat sends the last answer). */
   public AgentOptions diskHealthInterval(Duration interval) {
     this.diskHealthInterval = Objects.requireNonNull(interval);
+    return this;
+  }
+
+  public long maxPullBytes() {
+    return maxPullBytes;
+  }
+
+  /**
+   * The most bytes the container runtime pulls for a renter's own image (templates are not bounded):
+   * past it the pull stops and the instance fails {@code image_too_large} (default 50 GB).
+   */
+  public AgentOptions maxPullBytes(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("the pull limit must be at least 1 byte");
+    }
+    this.maxPullBytes = bytes;
+    return this;
+  }
+
+  public boolean allowDockerWithoutUserns() {
+    return allowDockerWithoutUserns;
+  }
+
+  /**
+   * Runs on Docker without user namespaces (a container's root is the host's root) instead of
+   * refusing to start; the host's facts say so and the operator's Hosts page warns.
+   */
+  public AgentOptions allowDockerWithoutUserns(boolean allow) {
+    this.allowDockerWithoutUserns = allow;
     return this;
   }
 

@@ -89,7 +89,9 @@ final class AgentVerticle extends VerticleBase {
     return vertx.executeBlocking(() -> {
       state.prepare();
       return state.read();
-    }).compose(enrolled -> enrolled != null ? Future.succeededFuture(enrolled) : enroll())
+    }).compose(enrolled -> (containers == null ? Future.succeededFuture()
+            : containers.preflight(options.allowDockerWithoutUserns())).map(enrolled))
+        .compose(enrolled -> enrolled != null ? Future.succeededFuture(enrolled) : enroll())
         .compose(enrolled -> {
           credential = enrolled.credential();
           LOG.info("agent {} for host {} ({} runtime) talking to {}", VERSION, enrolled.hostId(),
@@ -119,7 +121,7 @@ final class AgentVerticle extends VerticleBase {
           options.sshd(), Commands.system());
       case CONTAINER -> containers = new ContainerRuntime(vertx, new ContainerRuntime.Settings(
           options.engineSocket(), options.stateDir(), requireAddress(), options.sshPorts(), options.dropbear(),
-          options.nvidiaSmi(), options.containerScope()), Commands.system());
+          options.nvidiaSmi(), options.containerScope(), options.maxPullBytes()), Commands.system());
       case SIMULATED -> new SimulatedRuntime(vertx, options.simulatedRunningDelay(),
           options.publicAddress() == null ? "127.0.0.1" : options.publicAddress(), options.sshPorts(),
           options.simulatedHost());
@@ -182,7 +184,8 @@ final class AgentVerticle extends VerticleBase {
     }
     Long rtt = lastRttMs;
     vertx.executeBlocking(() -> new Collected(telemetry.collect().withRttMs(rtt), containerSupport.heartbeatState()), false)
-        .compose(this::sendTimed)
+        .compose(collected -> sendTimed(collected)
+            .onSuccess(answer -> containerSupport.delivered(collected.containers())))
         .onComplete(ar -> {
           if (ar.succeeded()) {
             heartbeatBackoff.reset();

@@ -5,6 +5,7 @@ import io.gpurental.agent.protocol.DesiredState;
 import io.gpurental.agent.protocol.GatewayClient;
 import io.gpurental.agent.runtime.Commands;
 import io.gpurental.agent.runtime.container.ContainerRuntime;
+import io.gpurental.agent.runtime.container.Isolation;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -33,6 +34,8 @@ final class ContainerSupport {
   private boolean maintaining;
   private final java.util.concurrent.atomic.AtomicBoolean listing = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile List<GatewayClient.CachedImage> images = List.of();
+  /** The isolation facts the gateway has (null: none sent since this start): a heartbeat carries them when they change. */
+  private volatile Isolation delivered;
 
   ContainerSupport(Vertx vertx, RuntimeKind kind, ContainerRuntime containers, String nvidiaCtk) {
     this.vertx = vertx;
@@ -50,7 +53,7 @@ final class ContainerSupport {
         });
     Future<String> toolkit = vertx.executeBlocking(() -> toolkitVersion(Commands.system(), nvidiaCtk), false);
     return Future.all(engine, toolkit).map(v -> new GatewayClient.RuntimeFacts(kind.name().toLowerCase(),
-        toolkit.result(), engine.result()));
+        toolkit.result(), engine.result(), containers == null ? null : containers.isolation().json()));
   }
 
   /** {@code nvidia-ctk --version}'s version ({@code nvidiaCtk}: a name on PATH or a path), null when it is not installed or says none. */
@@ -74,7 +77,16 @@ final class ContainerSupport {
       return null;
     }
     refreshImages();
-    return new GatewayClient.ContainerState(images, List.copyOf(containers.dirtyGpus()));
+    Isolation now = containers.isolation();
+    return new GatewayClient.ContainerState(images, List.copyOf(containers.dirtyGpus()),
+        now.equals(delivered) ? null : now);
+  }
+
+  /** A heartbeat with {@code state} was taken: its isolation facts need not be sent again. */
+  void delivered(GatewayClient.ContainerState state) {
+    if (state != null && state.isolation() != null) {
+      delivered = state.isolation();
+    }
   }
 
   private void refreshImages() {
@@ -95,6 +107,9 @@ final class ContainerSupport {
 
   /** Pre-pulls the templates and evicts past the limit, never an image a desired instance uses. */
   void maintain(DesiredState state) {
+    if (containers != null) {
+      containers.images().templates(state.prePull()); // before any start of this state: templates are not bounded
+    }
     if (containers == null || maintaining || (state.prePull().isEmpty() && state.imageCacheLimitGb() == null)) {
       return;
     }

@@ -61,6 +61,18 @@ public final class Main implements Callable<Integer> {
           + " podman system service's (default ${DEFAULT-VALUE}; env GPR_AGENT_ENGINE_SOCKET).")
   Path engineSocket;
 
+  @Option(names = "--max-pull-gb", defaultValue = "${env:GPR_AGENT_MAX_PULL_GB:-50}", paramLabel = "GB",
+      description = "The most a renter's own image may pull, in GB (10^9 bytes); past it the pull stops and the"
+          + " instance fails image_too_large. Templates are not bounded (default ${DEFAULT-VALUE};"
+          + " env GPR_AGENT_MAX_PULL_GB).")
+  long maxPullGb;
+
+  @Option(names = "--allow-docker-without-userns", defaultValue = "${env:GPR_AGENT_ALLOW_DOCKER_WITHOUT_USERNS:-false}",
+      description = "Run on a Docker daemon without userns-remap, where a container's root is the host's root;"
+          + " without it the agent refuses to start there. The host's facts and the operator's Hosts page say so"
+          + " (env GPR_AGENT_ALLOW_DOCKER_WITHOUT_USERNS).")
+  boolean allowDockerWithoutUserns;
+
   @Option(names = "--dropbear", defaultValue = "${env:GPR_AGENT_DROPBEAR:-/usr/sbin/dropbear}", paramLabel = "PATH",
       description = "The host's dropbear (Debian's dropbear-bin), the SSH server the container runtime mounts into"
           + " every container (default ${DEFAULT-VALUE}; env GPR_AGENT_DROPBEAR).")
@@ -115,9 +127,13 @@ public final class Main implements Callable<Integer> {
     if (!(baseLoadWatts >= 0 && baseLoadWatts <= 100_000)) {
       throw new ParameterException(spec.commandLine(), "--base-load-watts must be 0-100000, got " + baseLoadWatts);
     }
+    if (maxPullGb < 1 || maxPullGb > 100_000) {
+      throw new ParameterException(spec.commandLine(), "--max-pull-gb must be 1-100000, got " + maxPullGb);
+    }
     return new AgentOptions(gateway, stateDir).enrollmentToken(enrollmentToken()).runtime(runtime)
         .publicAddress(publicAddress).nvidiaSmi(nvidiaSmi).sshPorts(sshPorts).engineSocket(engineSocket).dropbear(dropbear)
-        .ipmitool(ipmitool).smartctl(smartctl).nvidiaCtk(nvidiaCtk).baseLoadWatts(baseLoadWatts);
+        .ipmitool(ipmitool).smartctl(smartctl).nvidiaCtk(nvidiaCtk).baseLoadWatts(baseLoadWatts)
+        .maxPullBytes(maxPullGb * 1_000_000_000L).allowDockerWithoutUserns(allowDockerWithoutUserns);
   }
 
   /**

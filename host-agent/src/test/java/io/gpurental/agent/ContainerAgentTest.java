@@ -96,6 +96,14 @@ class ContainerAgentTest {
     eventually(WITHIN, "the image cache in a heartbeat", () -> gateway.heartbeats.stream()
         .anyMatch(h -> h.getJsonArray("images", new JsonArray()).stream()
             .anyMatch(i -> PodmanService.IMAGE.equals(((JsonObject) i).getString("ref")))));
+    JsonObject enrolled = facts.getJsonObject("container_isolation");
+    assertEquals(new JsonObject().put("user_namespaces", true).putNull("disk_limit").put("warnings", new JsonArray()),
+        enrolled, "Podman: --userns=auto per container; the disk limit is not known before a create");
+    // this machine's Podman keeps its store on ext4, where --storage-opt size is not supported
+    eventually(WITHIN, "the disk limit's absence in a heartbeat", () -> gateway.heartbeats.stream()
+        .map(h -> h.getJsonObject("container_isolation")).anyMatch(i -> i != null
+            && Boolean.FALSE.equals(i.getBoolean("disk_limit"))
+            && i.getJsonArray("warnings").encode().contains("without a disk limit")));
 
     gateway.desire(instance(id, "2026-12-01T16:00:00Z")); // an extension
     int reportsBefore = gateway.reports.size();

@@ -44,4 +44,18 @@ class MainOptionsTest {
     assertThrows(CommandLine.UnmatchedArgumentException.class, () -> options("--gateway", "https://g.example",
         "--state-dir", dir.toString(), "--enrollment-token", "gpr_enr_inps"));
   }
+
+  @Test
+  void theRentersPullLimitAndDockerWithoutUserNamespacesAreTheOperatorsChoice() {
+    AgentOptions defaults = options("--gateway", "https://g.example", "--state-dir", dir.toString());
+    assertEquals(50_000_000_000L, defaults.maxPullBytes());
+    assertEquals(false, defaults.allowDockerWithoutUserns(), "refused unless asked for");
+    AgentOptions chosen = options("--gateway", "https://g.example", "--state-dir", dir.toString(),
+        "--max-pull-gb", "8", "--allow-docker-without-userns");
+    assertEquals(8_000_000_000L, chosen.maxPullBytes());
+    assertEquals(true, chosen.allowDockerWithoutUserns());
+    CommandLine.ParameterException zero = assertThrows(CommandLine.ParameterException.class, () -> options(
+        "--gateway", "https://g.example", "--state-dir", dir.toString(), "--max-pull-gb", "0"));
+    assertTrue(zero.getMessage().contains("--max-pull-gb"), zero.getMessage());
+  }
 }

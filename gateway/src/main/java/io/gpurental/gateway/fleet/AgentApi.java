@@ -65,7 +65,7 @@ final class AgentApi {
     JsonObject body = ctx.body().asJsonObject();
     JsonObject raw = body.getJsonObject("telemetry");
     heartbeats.record(hostId, body.getString("agent_version"), raw, Telemetry.of(raw),
-            Heartbeats.images(body.getJsonArray("images")))
+            Heartbeats.images(body.getJsonArray("images")), body.getJsonObject("container_isolation"))
         .onSuccess(version -> ctx.json(new JsonObject()
             .put("heartbeat_interval_seconds", config.heartbeatInterval().toSeconds()).put("desired_version", version)))
         .onFailure(ctx::fail);

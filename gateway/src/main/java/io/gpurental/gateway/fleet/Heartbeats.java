@@ -53,9 +53,13 @@ final class Heartbeats {
     return new ArrayList<>(images.values());
   }
 
-  /** Records the heartbeat; answers the host's desired-state version (for the agent's answer). */
+  /**
+   * Records the heartbeat; answers the host's desired-state version (for the agent's answer).
+   * {@code isolation}: the container runtime's isolation facts when the agent says they changed
+   * (else null, and the facts stay as they are).
+   */
   Future<Long> record(String hostId, String agentVersion, JsonObject raw, Telemetry telemetry,
-      List<CachedImage> images) {
+      List<CachedImage> images, JsonObject isolation) {
     record Outcome(boolean back, HealthRepository.Changes changes, boolean cacheChanged) {}
     // every statement is a round trip: the GPU rows are locked and checked in one, the host's
     // desired version is read with its row (docs/benchmarks.md, "Hold and heartbeat profile")
@@ -64,6 +68,8 @@ final class Heartbeats {
               TelemetryRepository.checkGpus(gpus.indexes(), telemetry);
               return HostRepository.heartbeat(tx, hostId, agentVersion, raw).map(back -> Map.entry(back, gpus));
             })
+            .compose(locked -> isolation == null ? Future.succeededFuture(locked)
+                : HostRepository.isolation(tx, hostId, isolation).map(locked))
             .compose(locked -> TelemetryRepository.insert(tx, hostId, telemetry)
                 .compose(v -> HealthRepository.apply(tx, hostId, locked.getValue(), telemetry, rules))
                 .compose(changes -> (images == null ? Future.succeededFuture(false)

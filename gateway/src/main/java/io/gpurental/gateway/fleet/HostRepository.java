@@ -64,6 +64,9 @@ final class HostRepository {
       INSERT INTO host_heartbeats (host_id, last_at, agent_version, telemetry) VALUES ($1, now(), $2, $3)
       ON CONFLICT (host_id) DO UPDATE SET last_at = now(), agent_version = EXCLUDED.agent_version,
         telemetry = EXCLUDED.telemetry""";
+  private static final String SET_ISOLATION = """
+      UPDATE host_facts SET facts = jsonb_set(facts, '{container_isolation}', $2::jsonb), reported_at = now()
+      WHERE host_id = $1""";
   /** The one statement that changes a host's status: only from the statuses the lifecycle lists. */
   private static final String MOVE = """
       UPDATE hosts SET status = $3, status_changed_at = now() WHERE id = $1 AND status = ANY ($2) RETURNING id""";
@@ -216,6 +219,14 @@ final class HostRepository {
   static Future<Boolean> heartbeat(SqlClient tx, String hostId, String agentVersion, JsonObject telemetry) {
     return tx.preparedQuery(HEARTBEAT).execute(Tuple.of(hostId, agentVersion, telemetry))
         .compose(v -> moved(tx, hostId, List.of(HostLifecycle.OFFLINE), HostLifecycle.ACTIVE));
+  }
+
+  /**
+   * The container runtime's isolation facts as a heartbeat reports them (they change after the
+   * enrolment: the disk limit is learnt at the first create), in place of the enrolment's.
+   */
+  static Future<Void> isolation(SqlClient tx, String hostId, JsonObject isolation) {
+    return tx.preparedQuery(SET_ISOLATION).execute(Tuple.of(hostId, isolation)).mapEmpty();
   }
 
   /** Active (or degraded) hosts silent for longer than {@code silence} become offline; answers their ids. */

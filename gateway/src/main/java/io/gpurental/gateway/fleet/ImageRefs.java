@@ -28,8 +28,11 @@ public final class ImageRefs {
 
   private ImageRefs() {}
 
-  /** A parsed reference: its registry (null: none named, i.e. Docker Hub) and digest (null: a tag only). */
-  record Parsed(String registry, String path, String digest) {}
+  /**
+   * A parsed reference: its registry (null: none named, i.e. Docker Hub), tag and digest (each null
+   * when not given).
+   */
+  record Parsed(String registry, String path, String tag, String digest) {}
 
   static Optional<Parsed> parse(String ref) {
     if (ref == null || ref.length() > 512) {
@@ -45,9 +48,10 @@ public final class ImageRefs {
       if (!first.matches(COMPONENT)) {
         return Optional.empty();
       }
-      return Optional.of(new Parsed(null, first + "/" + m.group(2), m.group(4)));
+      return Optional.of(new Parsed(null, first + "/" + m.group(2), m.group(3), m.group(4)));
     }
-    return Optional.of(new Parsed(first == null ? null : first.toLowerCase(Locale.ROOT), m.group(2), m.group(4)));
+    return Optional.of(new Parsed(first == null ? null : first.toLowerCase(Locale.ROOT), m.group(2), m.group(3),
+        m.group(4)));
   }
 
   /** A template's reference: valid and pinned by digest ({@code …@sha256:<64 hex>}), else 400 at {@code pointer}. */
@@ -60,7 +64,12 @@ public final class ImageRefs {
     return ref;
   }
 
-  /** A custom image's reference: valid, and from one of the allowed registries, else 400 naming the rule. */
+  /**
+   * A custom image's reference: valid, from one of the allowed registries, and with a tag or a
+   * digest, else 400 naming the rule. Without either, Docker Engine pulls every tag of the
+   * repository and Podman pulls {@code :latest}, which the repository may not have. (The colon of
+   * a registry's port, {@code localhost:5000/x}, is no tag.)
+   */
   static String requireAllowed(String ref, List<String> allowed, String pointer) {
     Optional<Parsed> parsed = parse(ref);
     if (parsed.isEmpty()) {
@@ -75,6 +84,11 @@ public final class ImageRefs {
       String rule = allowed.isEmpty() ? "custom images are not allowed here; pick a template (GET /api/v1/images)"
           : "a custom image must come from an allowed registry: " + String.join(", ", allowed);
       throw new Invalid("The image is not allowed: " + rule + ".", List.of(new Invalid.FieldError(pointer, rule)));
+    }
+    if (parsed.get().tag() == null && parsed.get().digest() == null) {
+      throw new Invalid("The image " + ref + " names no tag or digest: say which image of the repository, e.g. "
+          + ref + ":1.0 or " + ref + "@sha256:<64 hex>.", List.of(new Invalid.FieldError(pointer,
+              "must name a tag or a digest: registry/name:tag or registry/name@sha256:<64 hex>")));
     }
     return ref;
   }

@@ -16,7 +16,8 @@ public interface InstanceEvents {
   /**
    * The instance's own process ended it, the renter's doing and not the host's (the agent's
    * {@code instance_exited}: its command exited, init was signalled from inside, it ran out of its
-   * own memory limit): the reservation ends as cancelling at this moment would, with that refund.
+   * own memory limit; or {@code image_too_large}: the renter's own image is past the host's pull
+   * limit): the reservation ends as cancelling at this moment would, with that refund.
    */
   default Future<Boolean> endedByRenter(String reservationId, String reason) {
     return Future.succeededFuture(false);

@@ -54,15 +54,22 @@ final class Cancellations {
 
   /**
    * The renter's own process ended the instance (its command exited, init was signalled from
-   * inside, it ran out of its own memory): not a host failure, so the reservation ends as the
+   * inside, it ran out of its own memory), or the renter's own image is past the host's pull limit
+   * ({@code image_too_large}): not a host failure, so the reservation ends as the
    * renter's cancellation at this moment would, with the same refund and nothing more. False when
    * it is no longer a paid and live reservation (ended meanwhile, or a repeated report).
    */
   Future<Boolean> endedByRenter(String id, String reason) {
     return repository.pool().withTransaction(tx -> ReservationRepository.lock(tx, id).compose(found ->
             found.isEmpty() || !found.get().status().paidAndLive() ? Future.succeededFuture((Cancelled) null)
-                : end(tx, id, found.get(), "ended by the instance's own process (" + reason + "), as a cancellation")))
+                : end(tx, id, found.get(), endedBy(reason) + ", as a cancellation")))
         .compose(done -> done == null ? Future.succeededFuture(false) : announce(id, done).map(true));
+  }
+
+  /** The event's words for what the renter did: an exit of their own, or their image past the host's pull limit. */
+  private static String endedBy(String reason) {
+    return "image_too_large".equals(reason) ? "ended: the renter's own image is larger than the host pulls (" + reason + ")"
+        : "ended by the instance's own process (" + reason + ")";
   }
 
   private record Cancelled(String accountId, ReservationStatus was, long refund, List<String> refunds,

@@ -138,6 +138,43 @@ class ContainerHostsTest {
   }
 
   /** A host enrolled by a fake agent reporting this runtime and toolkit, one heartbeat in, pending. */
+  /**
+   * What the container runtime cannot promise reaches the operator in the host's facts: Docker
+   * without user namespaces at enrolment, and the disk limit a heartbeat reports once the first
+   * container learnt it (the enrolment's facts are replaced, a heartbeat without them keeps them).
+   */
+  @Test
+  void theOperatorSeesWhatTheContainerRuntimeCannotPromise(TestGateway node, @SignedIn("operator") ApiClient operator) {
+    String noUserns = "Docker runs without user namespaces (no userns-remap): a renter's root in a container is root"
+        + " on this host. The agent was started with --allow-docker-without-userns.";
+    JsonObject atEnrolment = new JsonObject().put("user_namespaces", false).putNull("disk_limit")
+        .put("warnings", new JsonArray().add(noUserns));
+    JsonObject facts = FakeAgent.facts("NVIDIA H100 80GB HBM3", 2).put("runtime", "container")
+        .put("container_toolkit_version", "1.17.8").put("engine", "docker 27.1.0")
+        .put("container_isolation", atEnrolment);
+    FakeAgent agent = FakeAgent.enrol(node, FakeAgent.createHost(operator).getString("enrollment_token"), facts);
+    assertEquals(atEnrolment, isolationOf(operator, agent));
+
+    JsonObject learnt = atEnrolment.copy().put("disk_limit", false).put("warnings", new JsonArray().add(noUserns)
+        .add("The engine's storage driver cannot limit a container's disk (overlay needs xfs with pquota):"
+            + " instances run without a disk limit."));
+    HttpResponse<String> beat = agent.send("POST", "/api/v1/agent/heartbeat", new JsonObject()
+        .put("agent_version", "0.2.0").put("telemetry", new JsonObject().put("disk_free_gb", 3100.5))
+        .put("container_isolation", learnt));
+    assertEquals(200, beat.statusCode(), beat.body());
+    assertEquals(learnt, isolationOf(operator, agent));
+    assertEquals(200, agent.heartbeat().statusCode());
+    assertEquals(learnt, isolationOf(operator, agent), "a heartbeat without them keeps them");
+    HttpResponse<String> bad = agent.send("POST", "/api/v1/agent/heartbeat", new JsonObject()
+        .put("agent_version", "0.2.0").put("container_isolation", new JsonObject().put("user_namespaces", "no")));
+    assertEquals(400, bad.statusCode(), bad.body());
+  }
+
+  private static JsonObject isolationOf(ApiClient operator, FakeAgent agent) {
+    return operator.json("/api/v1/operator/hosts/" + agent.hostId()).getJsonObject("facts")
+        .getJsonObject("container_isolation");
+  }
+
   private static FakeAgent host(TestGateway node, ApiClient operator, String runtime, String toolkit, int gpus) {
     JsonObject facts = FakeAgent.facts("NVIDIA H100 80GB HBM3", gpus).put("runtime", runtime)
         .put("container_toolkit_version", toolkit).put("engine", "container".equals(runtime) ? "podman 4.3.1" : null);

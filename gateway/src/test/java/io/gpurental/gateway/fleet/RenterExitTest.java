@@ -45,6 +45,28 @@ class RenterExitTest {
   }
 
   @Test
+  void aRentersImagePastTheHostsPullLimitEndsAsACancellationToo(TestGateway node,
+      @SignedIn("operator") ApiClient operator, @SignedIn("ruth") ApiClient renter) {
+    FakeAgent agent = AgentInstancesTest.activeHost(node, operator);
+    GuaranteeBookings.Booked booked = GuaranteeBookings.provisioning(node, agent, operator, renter);
+    long cancellingWouldGive = renter.json("/api/v1/reservations/" + booked.id()).getJsonObject("cancellation")
+        .getJsonObject("refund").getLong("amount");
+    assertEquals(204, agent.report(booked.id(), new JsonObject().put("state", "pulling")
+        .put("pull", new JsonObject().put("bytes_done", 0).putNull("bytes_total"))).statusCode());
+    assertEquals(204, agent.report(booked.id(), failed("image_too_large")).statusCode());
+
+    JsonObject ended = renter.await(booked.id(), r -> "cancelled".equals(r.getString("status"))
+        && ReadyGuaranteeTest.refunds(r).stream().allMatch(f -> "succeeded".equals(((JsonObject) f).getString("status"))),
+        "ended as a cancellation, refunds made");
+    assertEquals(0, ended.getJsonArray("credits").size(), "no host-failure credit: " + ended.encode());
+    long refunded = ReadyGuaranteeTest.refunds(ended).stream()
+        .mapToLong(f -> ((JsonObject) f).getJsonObject("amount").getLong("amount")).sum();
+    assertEquals(cancellingWouldGive, refunded, ended.encode());
+    assertTrue(ended.getJsonArray("events").encode().contains("image is larger than the host pulls (image_too_large)"),
+        ended.encode());
+  }
+
+  @Test
   void aHostRuntimeErrorIsStillCreditedAsAHostFailure(TestGateway node, @SignedIn("operator") ApiClient operator,
       @SignedIn("rolf") ApiClient renter) {
     FakeAgent agent = AgentInstancesTest.activeHost(node, operator);

@@ -44,11 +44,15 @@ public final class GatewayClient {
   }
 
   /** Facts of the runtime (Fleet III): its kind, the NVIDIA Container Toolkit's and the engine's versions. */
-  public record RuntimeFacts(String runtime, String containerToolkitVersion, String engine) {
+  public record RuntimeFacts(String runtime, String containerToolkitVersion, String engine, JsonObject isolation) {
   }
 
-  /** The container runtime's part of a heartbeat: the image cache and GPUs left dirty by an instance. */
-  public record ContainerState(List<CachedImage> images, List<String> dirtyGpus) {
+  /**
+   * The container runtime's part of a heartbeat: the image cache, GPUs left dirty by an instance,
+   * and the isolation facts when they changed since the gateway last took them (else null).
+   */
+  public record ContainerState(List<CachedImage> images, List<String> dirtyGpus,
+      io.gpurental.agent.runtime.container.Isolation isolation) {
   }
 
   /** One image of the host's cache. */
@@ -64,6 +68,9 @@ public final class GatewayClient {
     if (runtime != null) {
       factsJson.put("runtime", runtime.runtime()).put("container_toolkit_version", runtime.containerToolkitVersion())
           .put("engine", runtime.engine());
+      if (runtime.isolation() != null) {
+        factsJson.put("container_isolation", runtime.isolation());
+      }
     }
     JsonObject body = new JsonObject().put("agent_version", agentVersion).put("facts", factsJson);
     return call("enroll", request(HttpMethod.POST, "/enroll", enrollmentToken).sendJsonObject(body), 201)
@@ -82,6 +89,9 @@ public final class GatewayClient {
       body.put("images", new JsonArray(containers.images().stream().map(i -> new JsonObject().put("ref", i.ref())
           .put("digest", i.digest()).put("size_bytes", i.sizeBytes())
           .put("last_used_at", i.lastUsedAt() == null ? null : i.lastUsedAt().toString())).toList()));
+      if (containers.isolation() != null) {
+        body.put("container_isolation", containers.isolation().json());
+      }
     }
     return call("heartbeat", request(HttpMethod.POST, "/heartbeat", credential).sendJsonObject(body), 200)
         .map(json -> new HeartbeatAnswer(json.getInteger("heartbeat_interval_seconds", 10),

@@ -18,10 +18,15 @@ public final class InstanceFailure extends RuntimeException {
    * reservation as a cancellation at that moment would.
    */
   public static final String INSTANCE_EXITED = "instance_exited";
+  /**
+   * The renter's own image is larger than this host pulls for a renter (the agent's
+   * {@code --max-pull-gb}): the pull was stopped. The renter's doing, like {@link #INSTANCE_EXITED}.
+   */
+  public static final String IMAGE_TOO_LARGE = "image_too_large";
   public static final Set<String> REASONS = Set.of(GPU_UNAVAILABLE, USER_SETUP_FAILED, SSHD_FAILED,
-      RUNTIME_ERROR, TIMEOUT, IMAGE_UNAVAILABLE, INSTANCE_EXITED);
+      RUNTIME_ERROR, TIMEOUT, IMAGE_UNAVAILABLE, INSTANCE_EXITED, IMAGE_TOO_LARGE);
   /** The reasons that are the renter's doing, not the host's: the gateway does not refund them as host failures. */
-  public static final Set<String> RENTERS_DOING = Set.of(INSTANCE_EXITED);
+  public static final Set<String> RENTERS_DOING = Set.of(INSTANCE_EXITED, IMAGE_TOO_LARGE);
 
   private final String reason;
 

@@ -49,12 +49,15 @@ public final class ContainerRuntime implements InstanceRuntime {
   private final GpuCleanliness gpus;
   private final String publicAddress;
   private final Images images;
+  private final ContainerCreator creator;
   private final Map<String, List<Port>> published = new ConcurrentHashMap<>();
   /** One stop of an instance at a time ({@link #stop}): a lock per stripe of instance ids, bounded. */
   private final Object[] stopStripes = java.util.stream.Stream.generate(Object::new).limit(64).toArray();
   private final String scope;
   private volatile BiConsumer<String, InstanceReport> progress = (id, report) -> { };
-  private volatile Boolean diskQuota;
+  private volatile boolean userNamespaces = true;
+  /** Docker's userns-remap root (uid, gid) on the host; null: Podman (its inspect names the map) or no remap. */
+  private volatile int[] dockerRemappedRoot;
   /** The last listing could not reach the engine: exits seen next may be its restart's, so the host's. */
   private volatile boolean lastListingFailed;
 
@@ -66,18 +69,48 @@ public final class ContainerRuntime implements InstanceRuntime {
     this.hostPorts = new HostPorts(settings.ports());
     this.gpus = new GpuCleanliness(settings.nvidiaSmi(), commands);
     this.publicAddress = settings.publicAddress();
-    this.images = new Images(engine);
+    this.images = new Images(engine, settings.maxPullBytes());
+    this.creator = new ContainerCreator(engine);
     this.scope = settings.scope();
   }
 
-  /** Where the engine is and what the runtime may use. */
+  /**
+   * Where the engine is and what the runtime may use; {@code maxPullBytes} bounds the pull of a
+   * renter's own image ({@code --max-pull-gb}).
+   */
   public record Settings(Path socket, Path stateDir, String publicAddress,
-      io.gpurental.agent.runtime.PortRange ports, Path dropbear, String nvidiaSmi, String scope) {
+      io.gpurental.agent.runtime.PortRange ports, Path dropbear, String nvidiaSmi, String scope, long maxPullBytes) {
+    /** The agent's default: {@value #DEFAULT_MAX_PULL_GB} GB. */
+    public static final long DEFAULT_MAX_PULL_GB = 50;
+
+    public Settings(Path socket, Path stateDir, String publicAddress, io.gpurental.agent.runtime.PortRange ports,
+        Path dropbear, String nvidiaSmi, String scope) {
+      this(socket, stateDir, publicAddress, ports, dropbear, nvidiaSmi, scope, DEFAULT_MAX_PULL_GB * 1_000_000_000L);
+    }
   }
 
   /** Where {@code pulling} reports go (the reconciler's reporter). */
   public void progress(BiConsumer<String, InstanceReport> listener) {
     this.progress = listener;
+  }
+
+  /**
+   * Before the agent enrols or adopts anything: the engine answers on its socket, and a Docker
+   * daemon without user namespaces is refused unless {@code allowDockerWithoutUserns} (then said in
+   * the host's facts). Fails with a message naming the socket and the flag.
+   */
+  public Future<Isolation> preflight(boolean allowDockerWithoutUserns) {
+    return vertx.executeBlocking(() -> {
+      EnginePreflight preflight = new EnginePreflight(engine);
+      userNamespaces = preflight.userNamespaces(allowDockerWithoutUserns);
+      dockerRemappedRoot = preflight.remappedRoot();
+      return isolation();
+    }, false);
+  }
+
+  /** What the runtime can promise now (the disk limit is known after the first create with one). */
+  public Isolation isolation() {
+    return new Isolation(userNamespaces, creator.diskLimit());
   }
 
   /** "podman 4.3.1" / "docker 27.1.0", for the enrolment facts. */
@@ -213,7 +246,7 @@ public final class ContainerRuntime implements InstanceRuntime {
     if (d.image() == null || d.image().ref() == null) {
       throw new InstanceFailure(InstanceFailure.IMAGE_UNAVAILABLE, "the desired state names no image");
     }
-    images.ensure(d.image().ref(), (done, total) -> progress.accept(d.id(), InstanceReport.pulling(done, total)));
+    images.ensureForStart(d.image().ref(), (done, total) -> progress.accept(d.id(), InstanceReport.pulling(done, total)));
     String hostKey = files.prepare(d.id(), d.sshPublicKey());
     List<Integer> ports = hostPorts.reserve(d.id(), 1 + (d.image().ports() == null ? 0 : d.image().ports().size()),
         rules.forwardedPorts());
@@ -228,18 +261,18 @@ public final class ContainerRuntime implements InstanceRuntime {
       engine.createVolume(Names.volume(d.id()), new JsonObject().put(LABEL, d.id()).put(LABEL_SCOPE, scope));
     }
     engine.remove(Names.container(d.id())); // a container left by a start cut short
-    create(new ContainerSpec(Names.container(d.id()), d, labels, Names.network(d.id()), Names.volume(d.id()),
-        files.bundle(), files.keys(d.id()), ports.get(0), extra, diskQuota != Boolean.FALSE));
+    creator.create(new ContainerSpec(Names.container(d.id()), d, labels, Names.network(d.id()), Names.volume(d.id()),
+        files.bundle(), files.keys(d.id()), ports.get(0), extra, creator.quotaWanted()));
     if (!engine.exists(Names.container(d.id()), "/bin/sh")) {
       throw new InstanceFailure(InstanceFailure.IMAGE_UNAVAILABLE, "the image " + d.image().ref()
           + " has no /bin/sh: SSH sessions need a POSIX shell in the image");
     }
-    int[] root = Names.rootIds(engine.inspectIds(Names.container(d.id())));
+    int[] root = dockerRemappedRoot != null ? dockerRemappedRoot : Names.rootIds(engine.inspectIds(Names.container(d.id())));
     SshBundle.chown(files.keys(d.id()), root[0], root[1]);
     try {
       engine.start(Names.container(d.id()));
     } catch (IOException e) {
-      throw failure(e); // Docker resolves CDI devices only at the start
+      throw ContainerCreator.failure(e); // Docker resolves CDI devices only at the start
     }
     rules.install(d.id(), Names.subnet(net), Names.gateway(net));
     // the environment as the engine made it at the start (Podman adds the CDI spec's variables then)
@@ -260,36 +293,6 @@ public final class ContainerRuntime implements InstanceRuntime {
       net = engine.network(Names.network(id));
     }
     return net;
-  }
-
-  /** Asks for a disk quota first; a storage driver that has none is remembered and said once. */
-  private void create(ContainerSpec spec) throws IOException {
-    boolean podman = engine.podman();
-    try {
-      engine.create(spec.name(), podman ? spec.podman() : spec.docker(), podman);
-      if (spec.diskQuota() && spec.instance().limits() != null && spec.instance().limits().diskGb() != null) {
-        diskQuota = true;
-      }
-    } catch (IOException e) {
-      if (!spec.diskQuota() || spec.instance().limits() == null || spec.instance().limits().diskGb() == null
-          || !Names.quotaRefusal(e.getMessage())) {
-        throw failure(e);
-      }
-      diskQuota = false;
-      LOG.warn("the engine's storage driver cannot limit a container's disk ({}); instances run without"
-          + " a disk limit", e.getMessage());
-      ContainerSpec without = new ContainerSpec(spec.name(), spec.instance(), spec.labels(), spec.network(),
-          spec.volume(), spec.bundle(), spec.keys(), spec.sshPort(), spec.ports(), false);
-      engine.create(spec.name(), podman ? without.podman() : without.docker(), podman);
-    }
-  }
-
-  private static IOException failure(IOException e) {
-    String m = String.valueOf(e.getMessage());
-    if (m.toLowerCase(java.util.Locale.ROOT).contains("cdi") || m.contains("nvidia.com/gpu")) {
-      throw new InstanceFailure(InstanceFailure.GPU_UNAVAILABLE, m);
-    }
-    return e;
   }
 
   /** In order: container (killed with everything in it), rules, network, volume; then the GPUs. */

@@ -62,10 +62,40 @@ final class EgressRules {
     run("-I", "FORWARD", "1", "-s", subnet, "-j", fwd);
   }
 
-  /** True when both chains are there (an adopted instance after a reboot may have lost them). */
+  /**
+   * True when the rules hold: both chains are there with their refusals, and INPUT and FORWARD
+   * jump to them before any rule that is not an instance's jump. A flush (the chains stay, empty)
+   * or the engine's own rules inserted above ours (an engine restart) leave an adopted instance
+   * without its egress rules otherwise.
+   */
   boolean installed(String instanceId) throws IOException {
-    return commands.run(List.of("iptables", "-w", "5", "-S", chain("I", instanceId)), TIMEOUT).ok()
-        && commands.run(List.of("iptables", "-w", "5", "-S", chain("F", instanceId)), TIMEOUT).ok();
+    String in = chain("I", instanceId);
+    String fwd = chain("F", instanceId);
+    Commands.Result inRules = list(in);
+    Commands.Result fwdRules = list(fwd);
+    return inRules.ok() && fwdRules.ok() && inRules.out().contains("-A " + in + " -j REJECT")
+        && REFUSED.stream().allMatch(range -> fwdRules.out().contains("-d " + range + " -j REJECT"))
+        && jumpsFirst("INPUT", in) && jumpsFirst("FORWARD", fwd);
+  }
+
+  /** Whether {@code builtin} jumps to {@code target} with only other instances' jumps above it. */
+  private boolean jumpsFirst(String builtin, String target) throws IOException {
+    for (String line : list(builtin).out().split("\\R")) {
+      if (line.startsWith("-P ") || line.isBlank()) {
+        continue;
+      }
+      if (line.endsWith("-j " + target)) {
+        return true;
+      }
+      if (!line.matches("-A " + builtin + " -s \\S+ -j GPR[IF]-[0-9a-f]{16}")) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  private Commands.Result list(String chain) throws IOException {
+    return commands.run(List.of("iptables", "-w", "5", "-S", chain), TIMEOUT);
   }
 
   /**

@@ -23,11 +23,22 @@ final class Engine {
   private static final Duration REMOVE = Duration.ofSeconds(60);
 
   private final EngineHttp http;
+  private final Path socket;
   private volatile Boolean podman;
   private volatile String version;
 
   Engine(Path socket) {
     this.http = new EngineHttp(socket);
+    this.socket = socket;
+  }
+
+  Path socket() {
+    return socket;
+  }
+
+  /** The engine's {@code /info} (Docker's names the daemon's security options, userns among them). */
+  JsonObject info() throws IOException {
+    return ok(http.call("GET", API + "/info", null, QUICK), "info").json();
   }
 
   /** "podman 4.3.1" or "docker 27.1.0" (the engine's own name and version). */
@@ -177,7 +188,11 @@ final class Engine {
     }
   }
 
-  /** Pulls, telling {@code progress} each JSON line; fails with the engine's error line. */
+  /**
+   * Pulls, telling {@code progress} each JSON line; fails with the engine's error line. A
+   * {@code progress} that throws ends the pull there: the connection is closed, and the engine
+   * cancels a pull whose client is gone.
+   */
   void pull(String ref, Duration timeout, Consumer<JsonObject> progress) throws IOException {
     String[] error = new String[1];
     int status = http.stream("POST", API + "/images/create?fromImage=" + encode(ref), timeout, line -> {

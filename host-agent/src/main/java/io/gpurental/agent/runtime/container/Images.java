@@ -29,9 +29,13 @@ public final class Images {
   private final Map<String, Instant> lastUsed = new ConcurrentHashMap<>();
   /** Templates whose pre-pull did not fit under the watermark, with their size. */
   private final Map<String, Long> tooBig = new ConcurrentHashMap<>();
+  /** The operator's templates (the last pre-pull list): their pulls are not a renter's, so not bounded. */
+  private volatile Set<String> templates = Set.of();
+  private final long maxRenterPullBytes;
 
-  Images(Engine engine) {
+  Images(Engine engine, long maxRenterPullBytes) {
     this.engine = engine;
+    this.maxRenterPullBytes = maxRenterPullBytes;
   }
 
   /** One cached image, as heartbeats report it. */
@@ -43,7 +47,18 @@ public final class Images {
     void pulled(long done, Long total);
   }
 
-  void ensure(String ref, Progress progress) {
+  /** The image of a renter's start: pulled when missing, bounded in bytes unless it is a template. */
+  void ensureForStart(String ref, Progress progress) {
+    ensure(ref, templates.contains(ref) ? null : maxRenterPullBytes, progress);
+  }
+
+  /**
+   * Pulls {@code ref} when it is not here. With {@code maxBytes}, the pull stops as soon as the
+   * engine's progress shows it past that (the layers' known total, or the bytes done so far), and an
+   * image found past it once pulled (an engine that sent no byte counts, as Podman 4.3 on a fast
+   * link) is removed again: both are {@code image_too_large}.
+   */
+  void ensure(String ref, Long maxBytes, Progress progress) {
     try {
       if (engine.image(ref) != null) {
         return;
@@ -54,12 +69,32 @@ public final class Images {
         if (layerProgress(event, layers)) {
           long done = layers.values().stream().mapToLong(l -> l[0]).sum();
           long total = layers.values().stream().mapToLong(l -> l[1]).sum();
-          progress.pulled(done, total > 0 && layers.values().stream().allMatch(l -> l[1] > 0) ? total : null);
+          Long known = total > 0 && layers.values().stream().allMatch(l -> l[1] > 0) ? total : null;
+          if (maxBytes != null && Math.max(done, total) > maxBytes) {
+            throw tooLarge(ref, Math.max(done, total), maxBytes, "stopped the pull");
+          }
+          progress.pulled(done, known);
         }
       });
+      JsonObject pulled = maxBytes == null ? null : engine.image(ref);
+      long size = pulled == null ? 0 : pulled.getLong("Size", 0L);
+      if (size > maxBytes(maxBytes)) {
+        engine.removeImage(ref);
+        throw tooLarge(ref, size, maxBytes, "removed it again");
+      }
     } catch (IOException e) {
       throw new InstanceFailure(InstanceFailure.IMAGE_UNAVAILABLE, e.getMessage());
     }
+  }
+
+  private static long maxBytes(Long maxBytes) {
+    return maxBytes == null ? Long.MAX_VALUE : maxBytes;
+  }
+
+  private static InstanceFailure tooLarge(String ref, long bytes, long maxBytes, String what) {
+    LOG.warn("the image {} is past this host's limit for a renter's pull ({} > {} bytes): {}", ref, bytes, maxBytes, what);
+    return new InstanceFailure(InstanceFailure.IMAGE_TOO_LARGE, "the image " + ref + " is larger than this host pulls"
+        + " for a renter's image (at least " + bytes + " bytes, the limit is " + maxBytes + "): " + what);
   }
 
   /**
@@ -121,9 +156,15 @@ public final class Images {
    * none while the cache is at or past it, none whose size (known from an earlier try) would not
    * fit, and one that turns out past it once pulled is removed again and its size remembered, so a
    * pre-pull never leaves the cache past the watermark and is not retried on every desired state.
-   * A pull a renter's start needs is never bounded (see {@link #ensure}).
+   * A pull a renter's start needs is bounded by the renter's pull limit instead ({@link #ensureForStart}).
    */
+  /** The operator's templates, from each desired state's pre-pull list. */
+  public void templates(List<String> prePull) {
+    templates = Set.copyOf(prePull);
+  }
+
   public void maintain(List<String> prePull, Long limitBytes, Set<String> inUse) throws IOException {
+    templates(prePull);
     if (limitBytes != null) {
       evict(limitBytes, inUse, prePull);
     }
@@ -137,7 +178,7 @@ public final class Images {
         continue;
       }
       try {
-        ensure(ref, (done, total1) -> { });
+        ensure(ref, null, (done, total1) -> { });
       } catch (InstanceFailure e) {
         LOG.warn("pre-pull of {} failed: {}", ref, e.getMessage());
         continue;

@@ -76,9 +76,16 @@ final class Names {
     return 0;
   }
 
-  /** The engine refused a disk size because its storage driver has no quota (overlay on ext4). */
+  /**
+   * The engine's own answer that its storage driver cannot limit a container's disk: Podman and
+   * Docker's overlay say "--storage-opt is supported only for overlay over xfs with 'pquota' mount
+   * option", other drivers "--storage-opt is not supported" / "Storage Opt is not supported". Any
+   * other error that mentions a size or a quota (a bad value, a full disk, a quota exceeded) is not it.
+   */
   static boolean quotaRefusal(String message) {
     String m = String.valueOf(message).toLowerCase(java.util.Locale.ROOT);
-    return m.contains("quota") || m.contains("storage-opt") || m.contains("storage opt") || m.contains("size");
+    boolean aboutTheOption = m.contains("storage-opt") || m.contains("storage opt");
+    boolean unsupported = m.contains("not supported") || m.contains("supported only") || m.contains("only supported");
+    return aboutTheOption && unsupported;
   }
 }

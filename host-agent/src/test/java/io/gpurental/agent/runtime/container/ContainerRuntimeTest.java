@@ -120,8 +120,44 @@ class ContainerRuntimeTest {
       List<ActualInstance> adopted = restarted.list().await().stream()
           .filter(i -> i.id().equals(a.id()) || i.id().equals(b.id())).toList();
       assertTrue(renter.run(sshA, probeHost).out().contains("host CLOSED"), "rules installed again on adoption");
+      rulesOutOfPlaceAreInstalledAgainOnAdoption(a, sshA, probeHost);
       adoptedWithoutDuplicatesThenRemoved(restarted, adopted, a, b, sshA, sshB);
     }
+  }
+
+  /**
+   * The chains can be there and still not apply: an engine's own accept rule inserted above the
+   * jumps (an engine restart puts its rules first), or the chains flushed (iptables -F). Each time,
+   * the host port opens to the container, and the next adoption puts the rules back first.
+   */
+  private void rulesOutOfPlaceAreInstalledAgainOnAdoption(DesiredInstance a, SshEndpoint sshA, String probeHost)
+      throws IOException {
+    String subnet = Names.subnet(network(a.id()));
+    List<String> engineRule = List.of("INPUT", "1", "-s", subnet, "-j", "ACCEPT");
+    try {
+      iptables("-I", engineRule);
+      assertTrue(renter.run(sshA, probeHost).out().contains("host OPEN"), "an accept rule above the jump wins");
+      runtime().list().await();
+      assertTrue(renter.run(sshA, probeHost).out().contains("host CLOSED"), "the jumps back on top on adoption");
+      List<String> input = PodmanService.ok("iptables", "-S", "INPUT").out().lines().toList();
+      int jump = input.indexOf("-A INPUT -s " + subnet + " -j " + EgressRules.chain("I", a.id()));
+      assertTrue(jump >= 0 && jump < input.indexOf("-A INPUT -s " + subnet + " -j ACCEPT"),
+          "the instance's jump above the engine's rule: " + input);
+
+      PodmanService.ok("iptables", "-F", EgressRules.chain("I", a.id()));
+      assertTrue(renter.run(sshA, probeHost).out().contains("host OPEN"), "an empty chain refuses nothing");
+      runtime().list().await();
+      assertTrue(renter.run(sshA, probeHost).out().contains("host CLOSED"), "a flushed chain filled again on adoption");
+    } finally {
+      iptables("-D", engineRule);
+    }
+  }
+
+  private static void iptables(String action, List<String> rule) throws IOException {
+    List<String> argv = new java.util.ArrayList<>(List.of("iptables", "-w", "5", action));
+    argv.addAll(action.equals("-D") ? rule.subList(0, 1) : rule.subList(0, 2));
+    argv.addAll(rule.subList(2, rule.size()));
+    Commands.system().run(argv, Duration.ofSeconds(20));
   }
 
   private void adoptedWithoutDuplicatesThenRemoved(ContainerRuntime restarted, List<ActualInstance> adopted, DesiredInstance a,

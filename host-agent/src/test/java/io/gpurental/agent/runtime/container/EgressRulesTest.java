@@ -1,6 +1,7 @@
 package io.gpurental.agent.runtime.container;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpurental.agent.runtime.Commands;
@@ -8,8 +9,35 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Parts of the rules that need no engine: chain names, and the NAT ports read back. */
+/**
+ * Parts of the rules that need no engine: chain names, the NAT ports read back, and (with the real
+ * iptables, as root) whether the installed rules still apply.
+ */
 class EgressRulesTest {
+
+  @Test
+  void rulesHoldOnlyWithTheirRefusalsAndTheJumpsAboveEveryOtherRule() throws Exception {
+    String id = "rsv_egress" + Long.toHexString(System.nanoTime());
+    String subnet = "10.250." + (int) (Math.random() * 250) + ".0/24";
+    EgressRules rules = new EgressRules(Commands.system());
+    try {
+      rules.install(id, subnet, null);
+      assertTrue(rules.installed(id), "just installed");
+      run("iptables", "-w", "5", "-I", "FORWARD", "1", "-s", subnet, "-j", "ACCEPT");
+      assertFalse(rules.installed(id), "an accept rule above the jump lets everything through");
+      rules.install(id, subnet, null);
+      assertTrue(rules.installed(id), "installed again: the jump is first");
+      run("iptables", "-w", "5", "-F", EgressRules.chain("F", id));
+      assertFalse(rules.installed(id), "a flushed chain is there but refuses nothing");
+    } finally {
+      run("iptables", "-w", "5", "-D", "FORWARD", "-s", subnet, "-j", "ACCEPT");
+      rules.remove(id);
+    }
+  }
+
+  private static void run(String... argv) throws java.io.IOException {
+    Commands.system().run(List.of(argv), java.time.Duration.ofSeconds(20));
+  }
 
   @Test
   void chainsAreShortAndStablePerInstance() {

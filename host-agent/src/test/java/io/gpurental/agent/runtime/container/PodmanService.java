@@ -143,8 +143,14 @@ public final class PodmanService implements AutoCloseable {
 
   /** A runtime on this service, with its state in {@code dir/name} and ports from {@code ports}. */
   public ContainerRuntime runtime(io.vertx.core.Vertx vertx, String name, io.gpurental.agent.runtime.PortRange ports) {
+    return runtime(vertx, name, ports, ContainerRuntime.Settings.DEFAULT_MAX_PULL_GB * 1_000_000_000L);
+  }
+
+  /** The same, pulling at most {@code maxPullBytes} for a renter's image. */
+  public ContainerRuntime runtime(io.vertx.core.Vertx vertx, String name, io.gpurental.agent.runtime.PortRange ports,
+      long maxPullBytes) {
     return new ContainerRuntime(vertx, new ContainerRuntime.Settings(socket, dir.resolve(name), "127.0.0.1", ports,
-        Path.of("/usr/sbin/dropbear"), null, "test-" + run), Commands.system());
+        Path.of("/usr/sbin/dropbear"), null, "test-" + run, maxPullBytes), Commands.system());
   }
 
   @Override

@@ -50,6 +50,50 @@ final class Budgets implements TokenSpending {
         }));
   }
 
+  /**
+   * An extension of a reservation that so far runs {@code hoursSoFar} for {@code totalSoFar}: held
+   * to the caps like a booking, and to {@code max_hours} and the approval threshold on the whole
+   * reservation, so that extending again and again never adds up past them. Extensions have no
+   * approval of their own: one that takes the reservation past the threshold is refused (the
+   * account's owner, signed in, may extend it).
+   */
+  static Future<Void> checkExtension(SqlConnection tx, Principal caller, Quote quote, int hoursSoFar, long totalSoFar) {
+    if (caller.tokenId().isEmpty()) {
+      return Future.succeededFuture();
+    }
+    String tokenId = caller.tokenId().get();
+    return BudgetRepository.lockIfBudgeted(tx, tokenId).compose(locked -> !locked ? Future.succeededFuture()
+        : BudgetRepository.budgetAndSpent(tx, tokenId).map(found -> {
+          if (found.isPresent()) {
+            TokenBudget budget = found.get().budget();
+            refuseIfOver(budget, found.get().spent(), quote);
+            refuseIfPastTheReservationsLimits(budget, found.get().spent(), quote, hoursSoFar, totalSoFar);
+          }
+          return null;
+        }));
+  }
+
+  private static void refuseIfPastTheReservationsLimits(TokenBudget budget, TokenBudget.Spent spent, Quote quote,
+      int hoursSoFar, long totalSoFar) {
+    int hours = hoursSoFar + quote.hours();
+    long total = totalSoFar + quote.total().amount();
+    String currency = quote.total().currency();
+    String why = null;
+    if (budget.maxHours() != null && hours > budget.maxHours()) {
+      why = "the reservation would run " + hours + " h, longer than the token's " + budget.maxHours() + " h";
+    } else if (budget.approvalThreshold() != null && total > budget.approvalThreshold()) {
+      why = "the reservation would total " + Money.format(total, currency) + ", above the token's approval threshold of "
+          + Money.format(budget.approvalThreshold(), currency) + " (extensions are not sent for approval: the"
+          + " account's owner can extend it)";
+    }
+    if (why != null) {
+      JsonObject report = budget.report(spent);
+      throw new BudgetExceeded("This token's budget refuses extending by " + quote.hours() + " h: " + why + ".",
+          new JsonObject().put("budget", report).put("remaining", report.getJsonObject("remaining"))
+              .put("quoted", new JsonObject().put("amount", quote.total().amount()).put("currency", currency)));
+    }
+  }
+
   /** Marks what the caller's token made, in the same transaction, so it counts as spent. */
   static Future<Void> attribute(SqlConnection tx, Principal caller, String reservationId, String extensionId) {
     if (caller.tokenId().isEmpty()) {

@@ -18,7 +18,11 @@ import java.util.Optional;
 final class ExtensionRepository {
   private static final String EXTENDABLE = "SELECT status, offer_id, gpu_count, upper(period) AS end_at,"
       + " upper(period) <= now() AS ended, EXISTS (SELECT 1 FROM reservation_extensions x WHERE x.reservation_id = r.id"
-      + " AND x.status = 'pending_payment') AS pending FROM reservations r WHERE id = $1 AND account_id = $2";
+      + " AND x.status = 'pending_payment') AS pending,"
+      + " (extract(epoch FROM upper(period) - lower(period)) / 3600)::integer AS hours,"
+      + " r.total_amount + coalesce((SELECT sum(x.total_amount) FROM reservation_extensions x"
+      + " WHERE x.reservation_id = r.id AND x.status = 'confirmed'), 0) AS total"
+      + " FROM reservations r WHERE id = $1 AND account_id = $2";
   private static final String LOCK_RESERVATION =
       "SELECT status, upper(period) AS end_at, host_id FROM reservations WHERE id = $1 FOR UPDATE";
   private static final String INSERT = "INSERT INTO reservation_extensions (id, reservation_id, hours, period, status,"
@@ -63,7 +67,9 @@ final class ExtensionRepository {
   private ExtensionRepository() {}
 
   /** The reservation an extension is asked for: whether it can be extended, and from when. */
-  record Extendable(String status, String offerId, int gpuCount, OffsetDateTime end, boolean ended, boolean pending) {}
+  /** {@code hours} and {@code total}: the window and its price so far, extensions paid included. */
+  record Extendable(String status, String offerId, int gpuCount, OffsetDateTime end, boolean ended, boolean pending,
+      int hours, long total) {}
 
   /** The reservation to extend, locked: its status and end as they are now. */
   record LockedReservation(String status, OffsetDateTime end, String hostId) {}
@@ -82,7 +88,8 @@ final class ExtensionRepository {
       }
       Row row = rows.iterator().next();
       return Optional.of(new Extendable(row.getString("status"), row.getString("offer_id"), row.getInteger("gpu_count"),
-          row.getOffsetDateTime("end_at"), row.getBoolean("ended"), row.getBoolean("pending")));
+          row.getOffsetDateTime("end_at"), row.getBoolean("ended"), row.getBoolean("pending"), row.getInteger("hours"),
+          row.getLong("total")));
     });
   }
 

@@ -97,8 +97,7 @@ final class Extensions {
     OffsetDateTime end = current.end();
     return repository.pool().withTransaction(tx -> IdempotencyKeys.claim(tx, account, key, request)
         .compose(replay -> replay != null ? Future.succeededFuture(new Held(null, null, replay))
-            // an extension is held to the caps; the approval threshold is for new reservations
-            : Budgets.check(tx, caller, quote)
+            : Budgets.checkExtension(tx, caller, quote, current.hours(), current.total())
                 .compose(v -> insert(tx, current, quote, charge, method, end))
                 .compose(v -> Budgets.attribute(tx, caller, id, charge.extensionId()))
                 .compose(v -> Payments.recordPending(tx, charge, method, checkout))

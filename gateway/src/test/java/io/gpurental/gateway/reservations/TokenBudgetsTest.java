@@ -170,6 +170,53 @@ class TokenBudgetsTest {
     }
   }
 
+  /**
+   * Issue 33: with only an approval threshold (or a longest reservation), an agent booked 1 h under
+   * it, then extended again and again; each extension was checked alone. Now the reservation's
+   * whole total and length count, extensions included.
+   */
+  @Test
+  void extensionsCountTowardsTheThresholdAndTheLongestReservation() {
+    ApiClient.signIn(node, "budget-eve").saveCard("4242424242424242");
+    Owner owner = owner("budget-eve");
+    Instant start = Instant.now().plus(14, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
+    long price = quote(owner, start).getJsonObject("total").getLong("amount");
+    setBudget(owner, new JsonObject().put("approval_threshold", 2 * price + price / 2));
+
+    String id = confirmed(owner, created(reserveAsync(owner, start, 1, "saved_card").join()).getString("id"));
+    assertEquals(201, extend(owner, id).statusCode(), "2 h in all: under the threshold");
+    Eventually.eventually("the extension paid", () -> count("SELECT count(*) FROM reservation_extensions"
+        + " WHERE status = 'confirmed' AND reservation_id = '" + id + "'"), n -> n == 1);
+    HttpResponse<String> third = extend(owner, id);
+    assertEquals(403, third.statusCode(), third.body());
+    assertTrue(third.body().contains("approval threshold"), third.body());
+    assertEquals(2 * price, spentTotal(owner), "the refused extension spent nothing");
+
+    Owner shortOnly = owner("budget-eli");
+    ApiClient.signIn(node, "budget-eli").saveCard("4242424242424242");
+    setBudget(shortOnly, new JsonObject().put("max_hours", 2));
+    String shortId = confirmed(shortOnly, created(reserveAsync(shortOnly, start.plus(5, ChronoUnit.HOURS), 1,
+        "saved_card").join()).getString("id"));
+    assertEquals(201, extend(shortOnly, shortId).statusCode(), "2 h: the longest allowed");
+    Eventually.eventually("the extension paid", () -> count("SELECT count(*) FROM reservation_extensions"
+        + " WHERE status = 'confirmed' AND reservation_id = '" + shortId + "'"), n -> n == 1);
+    HttpResponse<String> tooLong = extend(shortOnly, shortId);
+    assertEquals(403, tooLong.statusCode(), tooLong.body());
+    assertTrue(tooLong.body().contains("3 h, longer than the token's 2 h"), tooLong.body());
+  }
+
+  private String confirmed(Owner owner, String id) {
+    Eventually.eventually(id + " confirmed", () -> status(owner, id), "confirmed"::equals);
+    return id;
+  }
+
+  private HttpResponse<String> extend(Owner owner, String id) {
+    return send(owner, HttpRequest.newBuilder(URI.create(node.url("/api/v1/reservations/" + id + "/extend")))
+        .header("Content-Type", "application/json").header("Idempotency-Key", UUID.randomUUID().toString())
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("hours", 1).put("payment", "saved_card")
+            .encode())));
+  }
+
   @Test
   void onlyAPersonSetsABudgetAndATokenWithoutOneIsNotLimited() {
     Owner owner = owner("budget-bo");

@@ -20,7 +20,8 @@ final class AccountAdminRepository {
   private static final String SELECT = """
       SELECT a.id, a.display_name, a.primary_email, a.created_at, a.suspended_at, a.suspension_reason,
              a.suspended_by, array(SELECT r.role FROM account_roles r WHERE r.account_id = a.id ORDER BY r.role) AS roles,
-             coalesce((SELECT json_agg(json_build_object('provider', i.provider, 'login', i.login, 'email', i.email,
+             coalesce((SELECT json_agg(json_build_object('provider', i.provider, 'subject', i.subject, 'login', i.login, 'email', i.email,
+                         'pinned_subject', (SELECT p.subject FROM operator_login_pins p WHERE p.login = lower(i.login)),
                          'email_verified', i.email_verified, 'last_sign_in_at', i.last_sign_in_at)
                          ORDER BY i.linked_at) FROM identities i WHERE i.account_id = a.id), '[]') AS identities
       FROM accounts a""";
@@ -98,8 +99,9 @@ final class AccountAdminRepository {
       String lastSignIn = identity.getString("last_sign_in_at");
       identities.add(new AdminAccount.Identity(identity.getString("provider"), identity.getString("login"),
           identity.getString("email"), verified, lastSignIn == null ? null : OffsetDateTime.parse(lastSignIn)));
-      byConfig |= config.listsOperator(identity.getString("provider"), identity.getString("login"),
-          verified ? identity.getString("email") : null);
+      byConfig |= config.listsOperator(identity.getString("provider"), identity.getString("subject"),
+          identity.getString("login"), verified ? identity.getString("email") : null,
+          identity.getString("pinned_subject"));
     }
     return new AdminAccount(row.getString("id"), row.getString("display_name"), row.getString("primary_email"),
         row.getOffsetDateTime("created_at"), identities, Set.of(row.getArrayOfStrings("roles")), byConfig,

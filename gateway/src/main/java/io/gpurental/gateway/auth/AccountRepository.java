@@ -12,6 +12,7 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -47,6 +48,10 @@ public final class AccountRepository {
   private static final String DROP_STALE_CONFIG_ROLES = """
       DELETE FROM account_roles WHERE account_id = $1 AND granted_by = 'config' AND NOT (role = ANY($2))""";
   private static final String REVOKE_ROLE = "DELETE FROM account_roles WHERE account_id = $1 AND role = $2";
+  /** The first sign-in of a listed login pins its id; later ones (of any id) change nothing. */
+  private static final String PIN_LOGIN = """
+      INSERT INTO operator_login_pins (login, subject) VALUES (lower($1), $2) ON CONFLICT (login) DO NOTHING""";
+  private static final String PINS = "SELECT login, subject FROM operator_login_pins";
   private static final String ALL_IDENTITIES =
       "SELECT provider, subject, login, email, email_verified FROM identities WHERE account_id = $1";
   private static final String ROLES = "SELECT role FROM account_roles WHERE account_id = $1";
@@ -118,6 +123,20 @@ public final class AccountRepository {
         .compose(v -> audit(tx, "account:" + accountId, "account.created", accountId,
             new JsonObject().put("provider", identity.provider()).put("login", identity.login())))
         .map(accountId));
+  }
+
+  /**
+   * The GitHub id each configured operator login is pinned to (lower-case login → subject),
+   * pinning {@code identity}'s login to its id first when {@code pin} and none is pinned yet.
+   */
+  public Future<Map<String, String>> operatorPins(ExternalIdentity identity, boolean pin) {
+    Future<Void> pinned = !pin ? Future.succeededFuture()
+        : pool.preparedQuery(PIN_LOGIN).execute(Tuple.of(identity.login(), identity.subject())).mapEmpty();
+    return pinned.compose(v -> pool.query(PINS).execute()).map(rows -> {
+      Map<String, String> pins = new java.util.HashMap<>();
+      rows.forEach(row -> pins.put(row.getString("login"), row.getString("subject")));
+      return pins;
+    });
   }
 
   /** Links another provider's identity to an existing account. */

@@ -15,6 +15,7 @@ import {
   type OfferDetail,
 } from '../../offers';
 import { replaceParams, type ChosenWindow } from './chosen-window';
+import { hoursHint } from './minimum-charge';
 import { QuotePanel } from './QuotePanel';
 import { useQuoteWindow } from './useQuoteWindow';
 import { useShownQuote } from './useShownQuote';
@@ -186,7 +187,7 @@ export function QuoteSection({ offer, chosen }: { offer: OfferDetail; chosen: Ch
           max={MAX_HOURS}
           required
           value={draft.hours}
-          hint={`${MIN_HOURS} to ${MAX_HOURS}.`}
+          hint={hoursHint(offer, Number(draft.gpuCount) || 1)}
           error={errorsFor(fields, 'hours')}
           onInput={draft.setHours}
           onChange={draft.commitHours}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { localInputToUtc, parseHours, toUtcIso, utcToLocalInput, type OfferDetail } from '../../offers';
 import { replaceParams, type ChosenWindow } from './chosen-window';
+import { minimumHours } from './minimum-charge';
 
 /**
  * The window the quote form edits (GPU count, start in the viewer's zone, hours), kept in step
@@ -15,10 +16,21 @@ export function useQuoteWindow(offer: OfferDetail, chosen: ChosenWindow) {
   });
   const [startLocal, setStartLocal] = useState(() => utcToLocalInput(chosen.start || offer.window?.start));
   const [startTouched, setStartTouched] = useState(false);
-  const [hours, setHours] = useState(() => String(chosen.hours ?? offer.window?.hours ?? 1));
+  // Unless the link chose a length, start at one a card can pay: 1 hour of a cheap GPU is
+  // below the minimum charge, and a newcomer's first booking would be refused.
+  const [hours, setHours] = useState(() =>
+    String(chosen.hours ?? Math.max(offer.window?.hours ?? 1, minimumHours(offer, Number(gpuCount) || 1))),
+  );
   /** The GPU count the link asked for (applied once the offer allows it). */
   const initialGpus = useRef(chosen.gpus);
   const pendingGpus = useRef<number | null>(null);
+
+  // A raised default length re-prices the offer above for it, so both show the same window.
+  useEffect(() => {
+    if (chosen.hours === null && parseHours(hours) !== (offer.window?.hours ?? 1)) {
+      replaceParams({ hours });
+    }
+  }, []);
 
   // The allowed counts follow the window's availability.
   useEffect(() => {

@@ -8,7 +8,8 @@
 --   catalog       offers.created_at (the demo offers opened 30 days ago); prices: an L40S
 --                 promotion (0.69) that ended 14 days ago (back to the list price 0.79)
 --   fleet         hosts.created_at; host_status_history (fra-l40s-01 offline once for 2 h 40 min);
---                 instances (stopped, not desired: due, delivered and first running times);
+--                 instances (stopped, not desired: due, delivered and first running times, each
+--                 demo image template in turn, a pull every eighth round: ready times per template);
 --                 host_telemetry_hourly, gpu_telemetry_hourly (measured power, so energy)
 --   reservations  reservations (completed), reservation_gpus, reservation_events, reservation_credits
 --                 (a ready_late credit and the downtime credits of the offline host)
@@ -127,8 +128,13 @@ DECLARE
   v_items      jsonb;
   v_gpu_ids    text[];
   v_addr       text;
+  v_templates  text[];
+  v_image      text;
+  v_image_ref  text;
+  v_pulled     boolean;
 BEGIN
   SELECT * INTO v_run FROM demo_history_run;
+  v_templates := ARRAY(SELECT id FROM image_templates WHERE id LIKE 'img\_demo\_%' AND retired_at IS NULL ORDER BY id);
   SELECT coalesce(max(substr(id, 9)::int), 0) INTO v_n FROM reservations WHERE id LIKE 'rsv\_demo%';
   FOR v_lane IN SELECT * FROM demo_history_lanes WHERE host_id = p_host LOOP
     SELECT h.public_address INTO v_addr FROM hosts h WHERE h.id = v_lane.host_id;
@@ -169,8 +175,13 @@ BEGIN
       END IF;
       v_items := v_items || jsonb_build_array(jsonb_build_object('kind', 'platform_fee', 'description', 'Platform fee 3 %',
           'amount', jsonb_build_object('amount', v_fee, 'currency', 'usd')));
-      -- time-to-ready: mostly a cached image (seconds), sometimes a pull (minutes), once too late
-      v_ready := CASE WHEN random() < 0.12 THEN 90 + random() * 150 ELSE 12 + random() * 38 END;
+      -- the image: the demo templates in turn, so each host has ready samples for every one; and
+      -- time-to-ready: mostly a cached image (seconds), and every eighth round of templates a pull
+      -- (minutes), so each template has a pulled figure too; once too late
+      v_image := v_templates[1 + (v_count - 1) % cardinality(v_templates)];
+      SELECT ref INTO v_image_ref FROM image_templates WHERE id = v_image;
+      v_pulled := ((v_count - 1) / cardinality(v_templates)) % 8 = 3;
+      v_ready := CASE WHEN v_pulled THEN 90 + random() * 150 ELSE 12 + random() * 38 END;
       IF NOT v_late_done AND v_lane.host_id = 'host_fra_a100_01' AND v_s >= v_run.late_after THEN
         v_ready := 17 * 60 + 23;
         v_late_done := true;
@@ -178,7 +189,7 @@ BEGIN
 
       INSERT INTO reservations (id, account_id, offer_id, host_id, gpu_count, period, status, quote_id, price,
                                 total_amount, currency, ssh_public_key, ssh_fingerprint, payment_method, created_at,
-                                updated_at, due_at)
+                                updated_at, due_at, image_template_id, image_ref)
       VALUES (v_rid, v_renters[1 + floor(random() * 5)::int], v_lane.offer_id, v_lane.host_id, v_g, tstzrange(v_s, v_e), 'completed',
               'quo_demo' || lpad(v_n::text, 4, '0'),
               jsonb_build_object('quote_id', 'quo_demo' || lpad(v_n::text, 4, '0'), 'items', v_items,
@@ -192,7 +203,8 @@ BEGIN
                   || ' payment, if later), every started hour of delay is credited to your card automatically; if it'
                   || ' never starts before the window ends, you get everything back. Downtime while it runs is'
                   || ' credited by the started hour.'),
-              v_total, 'usd', v_ssh_key, 'SHA256:demoHistoryRenterKeyFingerprint0000000000', 'saved_card', v_created, v_e, v_s);
+              v_total, 'usd', v_ssh_key, 'SHA256:demoHistoryRenterKeyFingerprint0000000000', 'saved_card', v_created, v_e, v_s,
+              v_image, v_image_ref);
       INSERT INTO reservation_gpus (reservation_id, gpu_id, period) SELECT v_rid, unnest(v_gpu_ids), tstzrange(v_s, v_e);
       INSERT INTO reservation_events (reservation_id, at, from_status, to_status, cause) VALUES
         (v_rid, v_created, NULL, 'pending_payment', 'created'),
@@ -202,11 +214,13 @@ BEGIN
         (v_rid, v_e, 'running', 'completed', 'window ended');
       INSERT INTO instances (reservation_id, host_id, gpu_indexes, ssh_public_key, unix_user, ends_at, desired, state,
                              ssh_host, ssh_port, ssh_user, reported_at, created_at, updated_at, due_at, delivered_at,
-                             running_at)
+                             running_at, image_ref, pull_bytes_done, pull_bytes_total)
       VALUES (v_rid, v_lane.host_id, v_lane.idx, v_ssh_key, 'rsv_' || left(encode(sha256(convert_to(v_rid, 'UTF8')), 'hex'), 16),
               v_e, false, 'stopped', v_addr, 22000 + v_n % 1000, 'rsv_' || left(encode(sha256(convert_to(v_rid, 'UTF8')), 'hex'), 16),
               v_e + interval '4 seconds', v_s, v_e + interval '4 seconds', v_s, v_s + (1 + random() * 2) * interval '1 second',
-              v_s + v_ready * interval '1 second');
+              v_s + v_ready * interval '1 second', v_image_ref,
+              -- a pull is what the ready views tell apart: the agent stores its progress, a cached start has none
+              CASE WHEN v_pulled THEN 9000000000 END, CASE WHEN v_pulled THEN 9000000000 END);
       INSERT INTO payments (id, reservation_id, account_id, kind, payment_intent_id, amount, currency, status,
                             created_at, updated_at, balance_transaction_id, card_fee)
       SELECT 'pay_demo' || lpad(v_n::text, 4, '0'), v_rid, r.account_id, 'charge', 'pi_demo' || lpad(v_n::text, 4, '0'),

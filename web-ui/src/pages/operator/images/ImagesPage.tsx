@@ -36,7 +36,7 @@ function TemplatesTable({ me, templates, onChanged }: { me: Me; templates: Image
           {templates.map((t) => (
             <tr key={t.id} data-image={t.id} class={t.retired_at ? 'retired' : undefined}>
               <th scope="row">
-                {t.name}{t.is_default && <span class="badge"> default</span>}
+                {t.name}{t.is_default && <span class="badge badge--info"> default</span>}
                 <span class="host-id">{t.description}</span>
               </th>
               <td><code title={t.ref}>{shortRef(t.ref)}</code></td>

@@ -90,6 +90,36 @@ class DemoHistoryBrowserTest extends BrowserTestBase {
     assertEquals(List.of(69L, 79L), prices.stream().map(r -> r.getLong(0)).toList());
   }
 
+  /**
+   * Every demo template has measured ready times on every demo offer, for a start that found it
+   * cached and one that pulled it (issue 33: the offer pages said "No data yet" for each image).
+   */
+  @Test
+  void everyImageOfEveryOfferHasReadyTimes() {
+    JsonArray offers = new JsonObject(node.get("/api/v1/offers").body()).getJsonArray("data");
+    for (Object o : offers) {
+      String id = ((JsonObject) o).getString("id");
+      JsonArray images = new JsonObject(node.get("/api/v1/offers/" + id).body()).getJsonArray("images");
+      assertEquals(4, images.size(), id + ": " + images.encode());
+      for (Object i : images) {
+        JsonObject ready = ((JsonObject) i).getJsonObject("time_to_ready");
+        assertNotNull(ready, id + ": " + i);
+        JsonObject cached = ready.getJsonObject("cached");
+        JsonObject pulled = ready.getJsonObject("uncached");
+        assertNotNull(cached, id + ": " + i);
+        assertNotNull(pulled, id + ": " + i);
+        assertTrue(cached.getInteger("p50_seconds") < 60 && pulled.getInteger("p50_seconds") >= 90, id + ": " + i);
+      }
+    }
+
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(30));
+    browser.driver().get(node.url("/catalog/off_osl_4090_01"));
+    WebElement table = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("offer-images")));
+    List<WebElement> cells = table.findElements(By.cssSelector("tbody tr[data-image] td[data-ready]"));
+    assertEquals(8, cells.size(), table.getText());
+    cells.forEach(cell -> assertTrue(cell.getText().matches("(?s).*\\d+ (sec|min).*"), table.getText()));
+  }
+
   @Test
   void incidentsHaveResolvedHistoryAndCreditsWentToTheCard() {
     ApiClient operator = ApiClient.signIn(node, "operator");

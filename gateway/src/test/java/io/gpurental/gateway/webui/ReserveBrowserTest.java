@@ -66,6 +66,37 @@ class ReserveBrowserTest extends BrowserTestBase {
     browser.driver().findElement(By.id("submit-payment")).click();
   }
 
+  /**
+   * The cheapest demo offer (0.35 USD per GPU-hour, 0.36 all in) costs less than the 0.50 USD card
+   * minimum for one hour: the form starts at two, says why, and the first booking goes through.
+   */
+  @Test
+  void theCheapestOfferStartsAtALengthACardCanPay() {
+    WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));
+    browser.driver().get(node.url("/signin?return_to=/catalog/off_osl_4090_01"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("signin-github"))).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[name='login'][value='bob']"))).click();
+    wait.until(ExpectedConditions.urlContains("/catalog/off_osl_4090_01"));
+
+    WebElement hours = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("quote-hours")));
+    assertEquals("2", hours.getAttribute("value"));
+    String hint = browser.driver().findElement(By.id("quote-hours-hint")).getText();
+    assertTrue(hint.contains("$0.50") && hint.contains("at least 2 hours"), hint);
+    wait.until(ExpectedConditions.urlContains("hours=2"));
+    browser.driver().findElement(By.id("get-quote")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("quote-total"), "$0.72"));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("reserve"))).click();
+    WebElement key = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("reserve-ssh-key")));
+    key.clear();
+    key.sendKeys(SSH_KEY);
+    browser.driver().findElement(By.id("confirm-reserve")).click();
+    wait.until(ExpectedConditions.urlMatches(".*/reservations/rsv_[A-Za-z0-9]+$"));
+    String reservationId = browser.driver().getCurrentUrl().replaceAll(".*/reservations/", "");
+    assertEquals(72L, node.sql("SELECT (price->'total'->>'amount')::bigint FROM reservations WHERE id = '"
+        + reservationId + "'").iterator().next().getLong(0));
+    assertEquals(List.of(), browser.consoleErrors());
+  }
+
   @Test
   void quoteHoldSeeTheHoldAndCancelIt() {
     WebDriverWait wait = new WebDriverWait(browser.driver(), Duration.ofSeconds(20));

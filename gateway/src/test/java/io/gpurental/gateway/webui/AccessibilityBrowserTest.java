@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -65,7 +66,7 @@ class AccessibilityBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  void renterPagesHaveNoSeriousViolations() {
+  void renterPagesHaveNoSeriousViolations() throws Exception {
     ApiClient renter = ApiClient.signIn(node, "alice");
     renter.saveCard("4242424242424242");
     String reservation = renter.reserve("off_fra_a100_01", 1, null, 2, "saved_card").getString("id");
@@ -74,6 +75,9 @@ class AccessibilityBrowserTest extends BrowserTestBase {
     findings.addAll(check("/", "main h1"));
     findings.addAll(check("/catalog", ".offer-card"));
     findings.addAll(check("/catalog/off_fra_a100_01", "#offer-images"));
+    findings.addAll(check("/catalog/off_osl_4090_01", "#quote-hours-hint"));
+    scrollTo(browser.driver().findElement(By.id("quote-form")));
+    screenshot("a11y-offer-quote-form.png");
     findings.addAll(check("/reservations", ".reservation-row"));
     findings.addAll(check("/reservations/" + reservation, "#status"));
     findings.addAll(check("/payments", "main h1"));
@@ -105,6 +109,10 @@ class AccessibilityBrowserTest extends BrowserTestBase {
     wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[name='login'][value='" + login + "']")))
         .click();
     wait.until(ExpectedConditions.urlContains(returnTo));
+  }
+
+  private static void scrollTo(WebElement element) {
+    ((JavascriptExecutor) browser.driver()).executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
   }
 
   /** Kept under target/ to look at: the page as Chromium rendered it. */
